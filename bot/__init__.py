@@ -1,0 +1,1 @@
+"""Dice poker for Discord."""

@@ -1,0 +1,17 @@
+"""Configuration from the environment or `.env`; built in `main`, never at import time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    database_path: Path = Path("data/dicepoker.sqlite3")
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"

@@ -1,0 +1,51 @@
+"""Every worked example of RULES.md, by name."""
+
+import pytest
+
+from bot.engine import get_rules
+
+EXAMPLES = [
+    ("classic", "sixes", (6, 6, 6, 6, 6), False, 12),
+    ("classic", "twos", (2, 3, 6, 2, 1), False, -2),
+    ("classic", "ones", (4, 5, 5, 2, 3), False, -3),
+    ("classic", "fours", (4, 4, 4, 4, 1), False, 4),
+    ("classic", "pair", (5, 5, 3, 3, 1), False, 10),
+    ("classic", "pair", (5, 5, 3, 3, 1), True, 20),
+    ("classic", "two_pairs", (2, 2, 2, 5, 5), False, 14),
+    ("classic", "two_pairs", (4, 4, 4, 4, 1), False, None),
+    ("classic", "three_of_a_kind", (5, 5, 5, 2, 5), False, 15),
+    ("classic", "poker", (3, 3, 3, 3, 3), False, 65),
+    ("classic", "poker", (6, 6, 6, 6, 6), True, 110),
+    ("classic", "small_straight", (1, 2, 3, 4, 5), True, 30),
+    ("classic", "small_straight", (2, 3, 4, 5, 5), False, None),
+    ("classic", "full_house", (2, 2, 2, 3, 3), True, 24),
+    ("classic", "full_house", (3, 3, 3, 3, 3), False, None),
+    ("classic", "chance", (1, 3, 5, 4, 6), True, 19),
+    ("yatzy", "pair", (5, 5, 3, 2, 1), False, 16),
+    ("yatzy", "two_pairs", (2, 2, 5, 5, 1), False, 15),
+    ("yatzy", "three_of_a_kind", (5, 5, 5, 2, 5), False, 22),
+    ("yatzy", "four_of_a_kind", (1, 1, 1, 1, 3), False, 7),
+    ("yatzy", "full_house", (2, 2, 2, 3, 3), False, 25),
+    ("yatzy", "small_straight", (2, 3, 4, 5, 5), False, 30),
+    ("yatzy", "large_straight", (2, 3, 4, 5, 6), False, 40),
+    ("yatzy", "poker", (3, 3, 3, 3, 3), False, 50),
+    ("yatzy", "chance", (2, 3, 5, 6, 6), False, 22),
+    ("banked", "four_of_a_kind", (6, 6, 6, 6, 2), False, 54),
+    ("banked", "poker", (2, 2, 2, 2, 2), False, 60),
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "row", "dice", "first", "points"),
+    EXAMPLES,
+    ids=[
+        f"{r}-{row}-{''.join(map(str, d))}-{'first' if f else 'later'}"
+        for r, row, d, f, _ in EXAMPLES
+    ],
+)
+def test_worked_example(rules, row, dice, first, points):
+    rs = get_rules(rules)
+    value = rs.made_value(row, dice, first)
+    assert value == points
+    if points is None:  # a scratch records 0, shown as "—"
+        assert rs.scratch_value(row) == 0
