@@ -31,7 +31,7 @@ test: lint
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed-test
-	$(PY) -m bot bench
+	$(PY) -m bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
