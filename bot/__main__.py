@@ -3,32 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
-from .engine.replay import ReplayError, result, run
+from .engine.replay import cli as replay_cli
 from .settings import Settings
 
 
 def replay(path: str) -> int:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"replay: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        print(f"input: not valid JSON: {exc}", file=sys.stderr)
-        return 2
-    try:
-        game = run(data)
-    except ReplayError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    print(json.dumps(result(game), ensure_ascii=False))
-    return 0
+    """Exit 0 with the result JSON, or 2 with one line on stderr; never a traceback."""
+    # Bytes in and out: the locale must not decide how a game file is read or printed.
+    return replay_cli(path, sys.stdin.buffer, sys.stdout.buffer, sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,23 @@
-"""The replay format of RULES.md: parse a game's JSON, fold it, report the result."""
+"""The replay format of RULES.md: parse a game's JSON, fold it, report the result.
+
+Input: ``{"rules": NAME, "players": [...], "actions": [...]}`` and nothing else (an
+unknown key at the top level or in an action is malformed). ``players`` is the seat
+order, first player first; any number >= 1 of distinct, non-empty names (the bot caps
+games at 8). Actions are those of RULES.md plus the bot's extension
+``{"player": p, "leave": true}`` (see `game.py` for what leaving does).
+
+`cli` is the whole of ``python -m bot replay FILE``: exit 0 with the result JSON on
+stdout, or exit 2 with exactly one line on stderr (``action N: reason`` with N the
+0-based index in ``actions``, or ``input: reason``) and nothing on stdout. It never
+lets an exception escape: the command line is an edge, and a traceback is a bug report
+nobody can act on.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
 
 from .errors import GameError
 from .game import Game, parse_action
@@ -69,3 +84,64 @@ def document(game: Game) -> dict[str, Any]:
         "players": list(game.players),
         "actions": [a.to_json() for a in game.history],
     }
+
+
+def read_document(path: str, stdin: BinaryIO) -> Any:
+    """The parsed JSON of FILE (``-`` = `stdin`), or ReplayError with one line."""
+    try:
+        raw = stdin.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise ReplayError(f"input: cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        # utf-8-sig: a byte order mark from a Windows editor is not worth refusing.
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"input: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ReplayError("input: not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and ints past Python's digit limit
+        raise ReplayError(f"input: not valid JSON: {exc}") from None
+
+
+def one_line(message: str) -> str:
+    """`message` with every control or unprintable character escaped: one line, always."""
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode()
+        for ch in message
+    )
+
+
+def render(game: Game) -> bytes:
+    """The result JSON as UTF-8; names that cannot be encoded (lone surrogates) are escaped."""
+    data = result(game)
+    try:
+        return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(data) + "\n").encode("ascii")
+
+
+def cli(path: str, stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO) -> int:
+    """``python -m bot replay FILE``: 0 and the result, or 2 and one line on stderr."""
+    try:
+        out = render(run(read_document(path, stdin)))
+    except ReplayError as exc:
+        message = str(exc)
+    except RecursionError:
+        message = "input: nested too deeply"
+    except Exception as exc:  # the edge: one line, never a traceback
+        message = f"replay: internal error: {type(exc).__name__}: {exc}"
+    else:
+        try:
+            stdout.write(out)
+            stdout.flush()
+        except OSError:  # a closed pipe: nothing more can be said on stdout
+            return 2
+        return 0
+    try:
+        stderr.write(one_line(message) + "\n")
+        stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 2
