@@ -3,6 +3,29 @@
 Every action has `verify_*` (raises `GameError` with a reason a player can read),
 `can_*` (a bool for enabling buttons) and the action itself, which returns the
 next `Game` and an event. States are immutable: an illegal action changes nothing.
+
+Decisions where RULES.md is silent (binding for the bot, the store and the solver):
+
+- Any number >= 1 of distinct players (the bot caps games at 8).
+- ``{"player": p, "leave": true}`` is an extension action, legal at any time before
+  the end and for any player (not only the one to play). The leaver's free rows are
+  scratched at once: classic upper rows get the value with no dice (-3f), every
+  other row 0. In `banked` the rows stay empty and take their penalties when the
+  game ends. The game goes on without the leaver; it ends when every card is
+  complete (banked: as usual) or when everyone has left.
+- A roll's ``hold`` may be empty or absent on a turn's first throw, never
+  non-empty; holding all five dice later is allowed (an empty roll, the throw counts).
+- In `banked` a pass is allowed at any throw count, even 0; it spends
+  max(0, t - 3) banked throws. Recording after t throws changes the bank by 3 - t.
+- Joker (yatzy: only while poker holds 50; yahtzee: once poker is filled, +100 only
+  if it holds 50): the throw must go in the matching upper row if free, else in any
+  free lower row where every lower row counts as made, else 0 in any free upper row.
+- The yatzy/yahtzee/scandinavian bonus is granted as soon as the upper sum reaches
+  63; classic's +50 once all six upper rows are filled (subtotal >= 0).
+- `banked` ends at the end of the round (seat order, first player first) in which
+  someone completes all 15 figures, or after 40 rounds.
+- Dice are JSON integers 1-6: ``true`` and ``3.0`` are not dice; unknown keys in an
+  action are malformed.
 """
 
 from __future__ import annotations
@@ -78,6 +101,9 @@ def parse_action(raw: Any) -> Action:
     if not isinstance(player, str):
         raise GameError("an action needs a player name")
     keys = set(raw) - {"player"}
+    unknown = keys - {"roll", "hold", "score", "pass", "leave"}
+    if unknown:
+        raise GameError(f"unknown field {sorted(unknown)[0]!r} in an action")
     if keys in ({"roll"}, {"roll", "hold"}):
         values = raw["roll"]
         hold = raw.get("hold", [])
@@ -98,7 +124,7 @@ def parse_action(raw: Any) -> Action:
         if raw["leave"] is not True:
             raise GameError('a leave is written "leave": true')
         return Leave(player)
-    raise GameError("an action is one of roll (with optional hold), score or pass")
+    raise GameError("an action is one of roll (with optional hold), score, pass or leave")
 
 
 # --- events -------------------------------------------------------------------------
