@@ -5,12 +5,24 @@
 """
 
 from .base import (
+    METRICS,
+    SKILL_MIN_GAMES,
+    TURN_TIMEOUT_DEFAULT,
+    TURN_TIMEOUT_MAX,
+    TURN_TIMEOUT_MIN,
     ActionConflict,
+    BoardLine,
+    BoardPage,
     ChannelBusy,
+    FinishedGame,
     GameNotFound,
     GameRecord,
     GameStore,
+    GuildSettings,
+    MemberStats,
+    SeatResult,
     StaleVersion,
+    StoredResult,
     StoreError,
 )
 from .sqlite import SqliteStore
@@ -18,13 +30,25 @@ from .sqlite import SqliteStore
 Store = SqliteStore
 
 __all__ = [
+    "METRICS",
+    "SKILL_MIN_GAMES",
+    "TURN_TIMEOUT_DEFAULT",
+    "TURN_TIMEOUT_MAX",
+    "TURN_TIMEOUT_MIN",
     "ActionConflict",
+    "BoardLine",
+    "BoardPage",
     "ChannelBusy",
+    "FinishedGame",
     "GameNotFound",
     "GameRecord",
     "GameStore",
+    "GuildSettings",
+    "MemberStats",
+    "SeatResult",
     "SqliteStore",
     "StaleVersion",
     "Store",
     "StoreError",
+    "StoredResult",
 ]

@@ -66,6 +66,106 @@ class GameRecord:
     updated_at: datetime
 
 
+METRICS = ("wins", "net", "average", "best", "skill")
+# Skill is only ranked for members with this many analysed games.
+SKILL_MIN_GAMES = 5
+TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX, TURN_TIMEOUT_DEFAULT = 30, 86400, 300
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result, written with the game's last action (`Store.save(results=…)`)."""
+
+    seat: int
+    player_id: int | None  # the Discord member; None only for a bot seat
+    name: str  # the name played under (display name at the time)
+    is_bot: bool
+    total: int
+    rank: int  # 1 = won (ties share it)
+    settlement: float  # total − the table's average
+    ev_loss: float | None = None  # expected points lost per decision, when analysed
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    game_id: int
+    seat: int
+    guild_id: int | None
+    rules: str
+    player_id: int | None
+    name: str
+    is_bot: bool
+    total: int
+    rank: int
+    settlement: float
+    ev_loss: float | None
+    duration_s: float
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    rank: int  # fair: equal values share a rank (1, 2, 2, 4)
+    position: int  # 1-based place in the ordering (ties broken by member id)
+    player_id: int
+    value: float  # the metric; skill lower is better
+    games: int
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    metric: str
+    rules: str | None
+    page: int  # 0-based, clamped to the pages there are
+    pages: int  # at least 1
+    ranked: int  # members on the board
+    lines: list[BoardLine]
+    me: BoardLine | None  # the asking member's line, on this page or not
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    rules: str | None  # None: every rule set together
+    games: int
+    wins: int
+    average: float
+    best: int
+    net: float
+    skill: float | None  # mean points lost per decision over analysed games
+    analysed: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    game: GameRecord
+    results: list[StoredResult]  # by seat
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    default_rules: str | None = None
+    turn_timeout: int = TURN_TIMEOUT_DEFAULT  # seconds
+    bots_allowed: bool = True
+    hints_allowed: bool = True
+    images: bool = False
+    language: str | None = None
+
+
+SETTINGS_FIELDS = (
+    "default_rules",
+    "turn_timeout",
+    "bots_allowed",
+    "hints_allowed",
+    "images",
+    "language",
+)
+
+
 class GameStore(Protocol):
     async def close(self) -> None: ...
 
@@ -94,7 +194,39 @@ class GameStore(Protocol):
         state: dict[str, Any],
         status: str | None = None,
         actions: Sequence[tuple[int, dict[str, Any]]] = (),
+        results: Sequence[SeatResult] = (),
         now: datetime | None = None,
     ) -> GameRecord: ...
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    async def results(self, game_id: int) -> list[StoredResult]: ...
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        metric: str = "wins",
+        rules: str | None = None,
+        page: int = 0,
+        per_page: int = 10,
+        member_id: int | None = None,
+    ) -> BoardPage: ...
+
+    async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]: ...
+
+    async def recent_scores(
+        self, guild_id: int, member_id: int, limit: int = 20
+    ) -> list[StoredResult]: ...
+
+    async def history(
+        self, guild_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[FinishedGame]: ...
+
+    async def finished_count(self, guild_id: int) -> int: ...
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def update_settings(
+        self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
+    ) -> GuildSettings: ...

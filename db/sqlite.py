@@ -9,6 +9,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -18,12 +19,24 @@ import aiosqlite
 
 from .base import (
     ACTIVE_STATUSES,
+    METRICS,
+    SETTINGS_FIELDS,
+    SKILL_MIN_GAMES,
     STATUSES,
+    TURN_TIMEOUT_MAX,
+    TURN_TIMEOUT_MIN,
     ActionConflict,
+    BoardLine,
+    BoardPage,
     ChannelBusy,
+    FinishedGame,
     GameNotFound,
     GameRecord,
+    GuildSettings,
+    MemberStats,
+    SeatResult,
     StaleVersion,
+    StoredResult,
 )
 
 log = logging.getLogger(__name__)
@@ -182,16 +195,19 @@ class SqliteStore:
         state: dict[str, Any],
         status: str | None = None,
         actions: Sequence[tuple[int, dict[str, Any]]] = (),
+        results: Sequence[SeatResult] = (),
         now: datetime | None = None,
     ) -> GameRecord:
         """Append `actions`, replace the snapshot, bump the version: one transaction.
 
         StaleVersion (nothing written) unless the stored version is `expect_version`;
         re-appending an identical (seq, action) is a no-op, a different one ActionConflict.
+        `results` (one per seat) may only come with the game's finish, in the same save.
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
-        stamp = to_text(now or _utcnow())
+        moment = now or _utcnow()
+        stamp = to_text(moment)
         state_text = _json(state)
         payloads = [(seq, _json(action)) for seq, action in actions]
         async with self._transaction() as conn:
@@ -223,13 +239,289 @@ class SqliteStore:
                 raise StaleVersion(game_id, expect_version, found[0])
             for seq, payload in payloads:
                 await _append(conn, game_id, seq, payload, stamp)
-        return _record(row)
+            record = _record(row)
+            if results:
+                if record.status != "finished":
+                    raise ValueError("results are stored only when a game finishes")
+                duration = max(0.0, (moment - record.created_at).total_seconds())
+                await conn.executemany(
+                    "INSERT INTO results (game_id, seat, guild_id, rules, player_id, name,"
+                    " is_bot, total, rank, settlement, ev_loss, duration_s, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            r.seat,
+                            record.guild_id,
+                            record.rules,
+                            r.player_id,
+                            r.name,
+                            int(r.is_bot),
+                            r.total,
+                            r.rank,
+                            float(r.settlement),
+                            r.ev_loss,
+                            duration,
+                            stamp,
+                        )
+                        for r in results
+                    ],
+                )
+        return record
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._fetchall(
             "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [json.loads(r[0]) for r in rows]
+
+    # --- results, leaderboards, stats, history ------------------------------------
+
+    async def results(self, game_id: int) -> list[StoredResult]:
+        rows = await self._fetchall(
+            "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [_result(r) for r in rows]
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        metric: str = "wins",
+        rules: str | None = None,
+        page: int = 0,
+        per_page: int = 10,
+        member_id: int | None = None,
+    ) -> BoardPage:
+        """One page of the server's board, ranked in SQL (RANK(): 1, 2, 2, 4)."""
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}")
+        if per_page < 1:
+            raise ValueError("per_page must be positive")
+        sql = _BOARD_SQL[(metric, rules is not None)]
+        scope = (guild_id, rules) if rules is not None else (guild_id,)
+        page = max(page, 0)
+        async with self._lock:
+            rows = await _all(
+                self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+            )
+            if not any(r["pos"] > page * per_page for r in rows) and page > 0:
+                # Past the last page (the board shrank since the button was drawn): the last.
+                ranked = rows[0]["n"] if rows else await _board_size(self._conn, sql, scope)
+                page = max(0, (ranked - 1) // per_page)
+                rows = await _all(
+                    self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+                )
+        ranked = rows[0]["n"] if rows else 0
+        lines = [_line(r) for r in rows if page * per_page < r["pos"] <= (page + 1) * per_page]
+        me = next((_line(r) for r in rows if r["player_id"] == member_id), None)
+        return BoardPage(
+            metric=metric,
+            rules=rules,
+            page=page,
+            pages=max(1, -(-ranked // per_page)),
+            ranked=ranked,
+            lines=lines,
+            me=me,
+        )
+
+    async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]:
+        """The member's totals over every rule set (first, rules None), then per rule set;
+        empty when the member has played no game here."""
+        rows = await self._fetchall(_STATS_SQL, (guild_id, member_id, guild_id, member_id))
+        return [
+            MemberStats(
+                rules=r["rules"],
+                games=r["games"],
+                wins=r["wins"],
+                average=r["average"],
+                best=r["best"],
+                net=r["net"],
+                skill=r["skill"],
+                analysed=r["analysed"],
+            )
+            for r in rows
+        ]
+
+    async def recent_scores(
+        self, guild_id: int, member_id: int, limit: int = 20
+    ) -> list[StoredResult]:
+        """The member's last `limit` results here, oldest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM results WHERE guild_id = ? AND player_id = ? AND is_bot = 0"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            (guild_id, member_id, limit),
+        )
+        return [_result(r) for r in reversed(rows)]
+
+    async def history(
+        self, guild_id: int, *, limit: int = 10, offset: int = 0
+    ) -> list[FinishedGame]:
+        """The server's finished games, newest first, each with its seats' results."""
+        async with self._lock:
+            games = await _all(
+                self._conn,
+                "SELECT * FROM games WHERE guild_id = ? AND status = 'finished'"
+                " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            )
+            ids = [g["id"] for g in games]
+            seats = await _all(
+                self._conn,
+                "SELECT * FROM results WHERE game_id IN (SELECT value FROM json_each(?))"
+                " ORDER BY game_id, seat",
+                (json.dumps(ids),),
+            )
+        by_game: dict[int, list[StoredResult]] = {i: [] for i in ids}
+        for row in seats:
+            by_game[row["game_id"]].append(_result(row))
+        return [FinishedGame(_record(g), by_game[g["id"]]) for g in games]
+
+    async def finished_count(self, guild_id: int) -> int:
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'", (guild_id,)
+        )
+        return int(row[0]) if row else 0
+
+    # --- per-server settings --------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return _settings(row) if row else GuildSettings(guild_id)
+
+    async def update_settings(
+        self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
+    ) -> GuildSettings:
+        """Change some settings (the others keep their value); ValueError on a bad one."""
+        unknown = set(changes) - set(SETTINGS_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown setting {sorted(unknown)[0]!r}")
+        timeout = changes.get("turn_timeout")
+        if timeout is not None and not (
+            isinstance(timeout, int) and TURN_TIMEOUT_MIN <= timeout <= TURN_TIMEOUT_MAX
+        ):
+            raise ValueError(f"turn_timeout must be {TURN_TIMEOUT_MIN}–{TURN_TIMEOUT_MAX} seconds")
+        stamp = to_text(now or _utcnow())
+        async with self._transaction() as conn:
+            rows = await _all(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            current = _settings(rows[0]) if rows else GuildSettings(guild_id)
+            merged = replace(current, **changes)
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, default_rules, turn_timeout, bots_allowed,"
+                " hints_allowed, images, language, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET default_rules = excluded.default_rules,"
+                " turn_timeout = excluded.turn_timeout, bots_allowed = excluded.bots_allowed,"
+                " hints_allowed = excluded.hints_allowed, images = excluded.images,"
+                " language = excluded.language, updated_at = excluded.updated_at",
+                (
+                    guild_id,
+                    merged.default_rules,
+                    merged.turn_timeout,
+                    int(merged.bots_allowed),
+                    int(merged.hints_allowed),
+                    int(merged.images),
+                    merged.language,
+                    stamp,
+                ),
+            )
+        return merged
+
+
+def _board_sql(metric: str, by_rules: bool) -> str:
+    """The leaderboard query for one metric. Built once at import from fixed fragments
+    (never from user input); every value is a parameter."""
+    value, direction = {
+        "wins": ("wins", "DESC"),
+        # Rounded so float noise in sums of thirds cannot split a real tie.
+        "net": ("ROUND(net, 6)", "DESC"),
+        "average": ("average", "DESC"),
+        "best": ("best", "DESC"),
+        "skill": ("ROUND(skill, 6)", "ASC"),
+    }[metric]
+    scope = "guild_id = ? AND rules = ?" if by_rules else "guild_id = ?"
+    having = f" HAVING COUNT(ev_loss) >= {SKILL_MIN_GAMES:d}" if metric == "skill" else ""
+    return (
+        "WITH agg AS (SELECT player_id, COUNT(*) AS games, SUM(rank = 1) AS wins,"  # noqa: S608
+        " SUM(settlement) AS net, AVG(total) AS average, MAX(total) AS best,"
+        " AVG(ev_loss) AS skill"
+        f" FROM results WHERE {scope} AND is_bot = 0 GROUP BY player_id{having}),"
+        f" ranked AS (SELECT player_id, games, {value} AS value,"
+        f" RANK() OVER (ORDER BY {value} {direction}) AS rnk,"
+        f" ROW_NUMBER() OVER (ORDER BY {value} {direction}, player_id) AS pos,"
+        " COUNT(*) OVER () AS n FROM agg)"
+        " SELECT * FROM ranked WHERE (pos > ? AND pos <= ?) OR player_id IS ? ORDER BY pos"
+    )
+
+
+_BOARD_SQL = {(m, r): _board_sql(m, r) for m in METRICS for r in (False, True)}
+
+# Totals over every rule set first (rules NULL), then one row per rule set.
+_STATS_SQL = """
+SELECT * FROM (
+    SELECT NULL AS rules, COUNT(*) AS games, SUM(rank = 1) AS wins, AVG(total) AS average,
+           MAX(total) AS best, SUM(settlement) AS net, AVG(ev_loss) AS skill,
+           COUNT(ev_loss) AS analysed
+    FROM results WHERE guild_id = ? AND player_id = ? AND is_bot = 0 HAVING COUNT(*) > 0)
+UNION ALL
+SELECT * FROM (
+    SELECT rules, COUNT(*) AS games, SUM(rank = 1) AS wins, AVG(total) AS average,
+           MAX(total) AS best, SUM(settlement) AS net, AVG(ev_loss) AS skill,
+           COUNT(ev_loss) AS analysed
+    FROM results WHERE guild_id = ? AND player_id = ? AND is_bot = 0
+    GROUP BY rules ORDER BY rules)
+"""
+
+
+async def _all(
+    conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> list[aiosqlite.Row]:
+    async with conn.execute(sql, params) as cur:
+        return list(await cur.fetchall())
+
+
+async def _board_size(conn: aiosqlite.Connection, sql: str, scope: tuple[Any, ...]) -> int:
+    rows = await _all(conn, sql, (*scope, 0, 1, None))
+    return int(rows[0]["n"]) if rows else 0
+
+
+def _line(row: aiosqlite.Row) -> BoardLine:
+    return BoardLine(
+        rank=row["rnk"],
+        position=row["pos"],
+        player_id=row["player_id"],
+        value=row["value"],
+        games=row["games"],
+    )
+
+
+def _result(row: aiosqlite.Row) -> StoredResult:
+    return StoredResult(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        guild_id=row["guild_id"],
+        rules=row["rules"],
+        player_id=row["player_id"],
+        name=row["name"],
+        is_bot=bool(row["is_bot"]),
+        total=row["total"],
+        rank=row["rank"],
+        settlement=row["settlement"],
+        ev_loss=row["ev_loss"],
+        duration_s=row["duration_s"],
+        finished_at=from_text(row["finished_at"]),
+    )
+
+
+def _settings(row: aiosqlite.Row) -> GuildSettings:
+    return GuildSettings(
+        guild_id=row["guild_id"],
+        default_rules=row["default_rules"],
+        turn_timeout=row["turn_timeout"],
+        bots_allowed=bool(row["bots_allowed"]),
+        hints_allowed=bool(row["hints_allowed"]),
+        images=bool(row["images"]),
+        language=row["language"],
+    )
 
 
 async def _append(
