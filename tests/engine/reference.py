@@ -84,10 +84,7 @@ def best_forming_sum(row: str, dice: Sequence[int]) -> int | None:
 @cache
 def _best(row: str, dice: tuple[int, ...]) -> int | None:
     sums = [
-        sum(part)
-        for size in range(1, 6)
-        for part in combinations(dice, size)
-        if _forms(row, part)
+        sum(part) for size in range(1, 6) for part in combinations(dice, size) if _forms(row, part)
     ]
     return max(sums) if sums else None
 
@@ -208,9 +205,7 @@ def replay(doc: dict[str, Any]) -> dict[str, Any]:
                         card[p][r] = scratch(rules, r)
             if p == names[seat]:
                 next_turn()
-            elif len(gone) == len(names) or (
-                rules != "banked" and all(full(q) for q in names)
-            ):
+            elif len(gone) == len(names) or (rules != "banked" and all(full(q) for q in names)):
                 finished = True
             continue
         assert p == names[seat]
