@@ -428,8 +428,9 @@ class SqliteStore:
 
 
 def _board_sql(metric: str, by_rules: bool) -> str:
-    """The leaderboard query for one metric. Built once at import from fixed fragments
-    (never from user input); every value is a parameter."""
+    """The leaderboard query for one metric, over the running totals of `standings`.
+    Built once at import from fixed fragments (never from user input); every value is a
+    parameter."""
     value, direction = {
         "wins": ("wins", "DESC"),
         # Rounded so float noise in sums of thirds cannot split a real tie.
@@ -439,12 +440,12 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         "skill": ("ROUND(skill, 6)", "ASC"),
     }[metric]
     scope = "guild_id = ? AND rules = ?" if by_rules else "guild_id = ?"
-    having = f" HAVING COUNT(ev_loss) >= {SKILL_MIN_GAMES:d}" if metric == "skill" else ""
+    having = f" HAVING SUM(analysed) >= {SKILL_MIN_GAMES:d}" if metric == "skill" else ""
     return (
-        "WITH agg AS (SELECT player_id, COUNT(*) AS games, SUM(rank = 1) AS wins,"  # noqa: S608
-        " SUM(settlement) AS net, AVG(total) AS average, MAX(total) AS best,"
-        " AVG(ev_loss) AS skill"
-        f" FROM results WHERE {scope} AND is_bot = 0 GROUP BY player_id{having}),"
+        "WITH agg AS (SELECT player_id, SUM(games) AS games, SUM(wins) AS wins,"  # noqa: S608
+        " SUM(net) AS net, CAST(SUM(score_sum) AS REAL) / SUM(games) AS average,"
+        " MAX(best) AS best, SUM(loss_sum) / NULLIF(SUM(analysed), 0) AS skill"
+        f" FROM standings WHERE {scope} GROUP BY player_id{having}),"
         f" ranked AS (SELECT player_id, games, {value} AS value,"
         f" RANK() OVER (ORDER BY {value} {direction}) AS rnk,"
         f" ROW_NUMBER() OVER (ORDER BY {value} {direction}, player_id) AS pos,"

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from db import SeatResult, StaleVersion, Store
 from db.base import GuildSettings
+from db.sqlite import migrations
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -40,7 +41,7 @@ async def play(
     totals: list[int],
     players: list[int | None],
     *,
-    guild: int = 1,
+    guild: int | None = 1,
     rules: str = "classic",
     at: datetime = T0,
     losses=None,
@@ -229,17 +230,21 @@ async def test_pagination_and_own_line(store: Store) -> None:
     assert (await store.leaderboard(1, metric="best", member_id=99)).me is None
 
 
-async def test_board_uses_a_covering_index(store: Store) -> None:
+async def test_board_reads_the_running_totals_by_index(store: Store) -> None:
     from db.sqlite import _BOARD_SQL
 
-    for by_rules, index in ((False, "results_board_all"), (True, "results_board_rules")):
+    for by_rules, index in (
+        (False, "USING INDEX standings_by_member (guild_id=?)"),
+        (True, "USING PRIMARY KEY (guild_id=? AND rules=?)"),
+    ):
         params = (1, "classic", 0, 10, None) if by_rules else (1, 0, 10, None)
         async with store._conn.execute(
             "EXPLAIN QUERY PLAN " + _BOARD_SQL[("net", by_rules)], params
         ) as cur:
             plan = " | ".join(str(tuple(r)) for r in await cur.fetchall())
-        assert f"COVERING INDEX {index}" in plan, plan
-        assert "TEMP B-TREE FOR GROUP BY" not in plan, plan
+        assert f"SEARCH standings {index}" in plan, plan
+        assert "SCAN results" not in plan, plan
+        assert "SEARCH results" not in plan, plan
 
 
 def fair_ranks(values: dict[int, float], reverse: bool) -> dict[int, int]:
@@ -393,7 +398,7 @@ async def test_v1_database_with_games_upgrades(tmp_path: Path) -> None:
     conn.close()
     new = await Store.open(path)
     try:
-        assert await new.schema_version() == 2
+        assert await new.schema_version() == len(migrations())
         game = await new.active_game(3)
         assert game is not None
         assert (game.version, game.state) == (1, {"x": 2})
@@ -406,5 +411,26 @@ async def test_v1_database_with_games_upgrades(tmp_path: Path) -> None:
             results=seats([9], [4]),
         )
         assert [r.total for r in await new.results(g.id)] == [9]
+    finally:
+        await new.close()
+
+
+async def test_v2_results_are_counted_into_standings(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite3"
+    old = await Store.open(path, upto=2)
+    await play(old, [100, 50, 75], [1, 2, None], losses=[1.0, 0.5, None])
+    await play(old, [60, 90], [1, 2], rules="yatzy")
+    await play(old, [60], [1], guild=None)  # a DM game: on no board
+    await old.close()
+    new = await Store.open(path)
+    try:
+        await play(new, [10, 20], [1, 2], rules="yatzy")  # counted by the trigger
+        net = await new.leaderboard(1, metric="net")
+        assert [(x.player_id, round(x.value, 6), x.games) for x in net.lines] == [
+            (1, 25 - 15 - 5, 3),  # +25 in classic, −15 and −5 in yatzy
+            (2, -25 + 15 + 5, 3),
+        ]
+        best = await new.leaderboard(1, metric="best", rules="yatzy")
+        assert [(x.player_id, x.value) for x in best.lines] == [(2, 90), (1, 60)]
     finally:
         await new.close()
