@@ -98,11 +98,19 @@ def read_document(path: str, stdin: BinaryIO) -> Any:
     except UnicodeDecodeError as exc:
         raise ReplayError(f"input: not UTF-8 text (byte {exc.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise ReplayError("input: not valid JSON: nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, and ints past Python's digit limit
+    except json.JSONDecodeError as exc:
         raise ReplayError(f"input: not valid JSON: {exc}") from None
+    except ValueError as exc:  # NaN/Infinity, or an int past Python's digit limit
+        reason = "a number has too many digits" if "digits" in str(exc) else str(exc)
+        raise ReplayError(f"input: not valid JSON: {reason}") from None
+
+
+def _not_json(name: str) -> Any:
+    # Python's json reads NaN and Infinity; RFC 8259 has no such numbers.
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def one_line(message: str) -> str:
