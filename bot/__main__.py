@@ -12,7 +12,8 @@ from .settings import Settings
 def replay(path: str) -> int:
     """Exit 0 with the result JSON, or 2 with one line on stderr; never a traceback."""
     # Bytes in and out: the locale must not decide how a game file is read or printed.
-    return replay_cli(path, sys.stdin.buffer, sys.stdout.buffer, sys.stderr)
+    stdin = getattr(sys.stdin, "buffer", None)  # None when started with stdin closed
+    return replay_cli(path, stdin, sys.stdout.buffer, sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

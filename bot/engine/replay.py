@@ -86,10 +86,12 @@ def document(game: Game) -> dict[str, Any]:
     }
 
 
-def read_document(path: str, stdin: BinaryIO) -> Any:
+def read_document(path: str, stdin: BinaryIO | None) -> Any:
     """The parsed JSON of FILE (``-`` = `stdin`), or ReplayError with one line."""
+    if path == "-" and stdin is None:  # started with standard input closed
+        raise ReplayError("input: there is no standard input to read")
     try:
-        raw = stdin.read() if path == "-" else Path(path).read_bytes()
+        raw = stdin.read() if path == "-" and stdin is not None else Path(path).read_bytes()
     except OSError as exc:
         raise ReplayError(f"input: cannot read {path}: {exc.strerror or exc}") from None
     try:
@@ -130,7 +132,7 @@ def render(game: Game) -> bytes:
         return (json.dumps(data) + "\n").encode("ascii")
 
 
-def cli(path: str, stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO) -> int:
+def cli(path: str, stdin: BinaryIO | None, stdout: BinaryIO, stderr: TextIO) -> int:
     """``python -m bot replay FILE``: 0 and the result, or 2 and one line on stderr."""
     try:
         out = render(run(read_document(path, stdin)))

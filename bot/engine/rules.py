@@ -1,7 +1,17 @@
 """The five rule sets of RULES.md as data plus small scoring functions.
 
 A `RuleSet` never knows about players or turns: it answers "what would this row
-score for these dice?" and the game (`game.py`) decides what is legal when.
+score for these dice?" and the game (`game.py`) decides what is legal when. The five
+presets are instances of one dataclass; what differs between them is data (rows,
+bonus, premiums, penalties, flags) or one of three small scoring families.
+
+Pattern decisions (RULES.md): pair / three / four of a kind take the HIGHEST face
+shown often enough; two_pairs needs two different faces with two dice each (a full
+house counts, four of a kind does not); full_house is exactly 3 + 2 of different
+faces (five of a kind only under the yatzy joker); classic/banked/scandinavian
+straights are exactly 1-2-3-4-5 (15) and 2-3-4-5-6 (20), yatzy/yahtzee small
+straights are any four in a row (30). `made_value` returns None for an absent
+figure; recording it anyway is a scratch worth `scratch_value` (not in banked).
 """
 
 from __future__ import annotations

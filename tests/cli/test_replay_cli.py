@@ -299,6 +299,17 @@ def test_a_number_too_big_for_a_float_is_no_die(tmp_path):
     assert_refused(replay("-", data), "action 0: ")
 
 
+def test_closed_standard_input():
+    proc = subprocess.run(
+        ["/bin/sh", "-c", f'exec "{sys.executable}" -m bot replay - <&-'],
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+    )
+    assert_refused(proc, "input: ")
+
+
 def test_missing_file_and_directory(tmp_path):
     err = assert_refused(replay(str(tmp_path / "nope.json")), "input: ")
     assert "nope.json" in err
