@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.engine import get_rules
+from bot.engine import UPPER, Game, Roll, Score, get_rules
 
 EXAMPLES = [
     ("classic", "sixes", (6, 6, 6, 6, 6), False, 12),
@@ -49,3 +49,39 @@ def test_worked_example(rules, row, dice, first, points):
     assert value == points
     if points is None:  # a scratch records 0, shown as "—"
         assert rs.scratch_value(row) == 0
+
+
+def _reach_lower_rows(game):
+    """Fill the upper rows first where the rule set demands it (three of each face)."""
+    if not game.rules.upper_first:
+        return game
+    for face, row in enumerate(UPPER, start=1):
+        game, _ = game.apply(Roll("ann", (face, face, face, face % 6 + 1, face % 6 + 1)))
+        game, _ = game.apply(Score("ann", row))
+    return game
+
+
+@pytest.mark.parametrize(
+    ("rules", "row", "dice", "first", "points"),
+    EXAMPLES,
+    ids=[
+        f"{r}-{row}-{''.join(map(str, d))}-{'first' if f else 'later'}"
+        for r, row, d, f, _ in EXAMPLES
+    ],
+)
+def test_worked_example_played(rules, row, dice, first, points):
+    """The same example thrown and recorded in a real game: options, event and card agree."""
+    game = Game.new(rules, ["ann"])
+    if row not in UPPER:
+        game = _reach_lower_rows(game)
+    if not first:  # reach the dice on a later throw
+        game, _ = game.apply(Roll("ann", (6, 5, 4, 1, 1) if dice[0] != 6 else (5, 4, 3, 1, 1)))
+    game, _ = game.apply(Roll("ann", dice))
+    option = next(o for o in game.options() if o.row == row)
+    expected = 0 if points is None else points
+    assert option.points == expected
+    if row not in UPPER:  # a classic upper row is never a scratch, whatever it scores
+        assert option.made == (points is not None)
+    game, event = game.apply(Score("ann", row))
+    assert event.points == expected
+    assert game.card_of("ann").rows[row] == expected
