@@ -617,3 +617,49 @@ def test_snapshot_round_trip_mid_turn():
     assert again.history == game.history
     assert again.held == frozenset({0})
     assert again.draw("bob", random.Random(1)).hold == (0,)
+
+
+# --- players and the injected dice source -------------------------------------------------
+
+
+def test_any_number_of_distinct_players():
+    names = [f"p{i}" for i in range(12)]
+    game = Game.new("yatzy", names)
+    assert game.players == tuple(names)
+    assert game.player == "p0"
+    with pytest.raises(GameError, match="at least one"):
+        Game.new("yatzy", [])
+    with pytest.raises(GameError, match="different"):
+        Game.new("yatzy", ["ann", "bob", "ann"])
+    with pytest.raises(GameError, match="unknown rules"):
+        Game.new("poker", ["ann"])
+
+
+class Scripted:
+    """A dice source that hands out fixed values, recording what was asked."""
+
+    def __init__(self, values):
+        self.values = list(values)
+        self.calls = []
+
+    def randint(self, a: int, b: int) -> int:
+        self.calls.append((a, b))
+        return self.values.pop(0)
+
+
+def test_draw_takes_the_dice_from_the_injected_source_and_keeps_held_dice():
+    game = Game.new("classic", ["ann"])
+    source = Scripted([6, 5, 4, 3, 2, 1, 1, 3])
+    roll = game.draw("ann", source)
+    assert roll == Roll("ann", (6, 5, 4, 3, 2))
+    game, _ = game.apply(roll)
+    game = game.toggle_hold("ann", 0).toggle_hold("ann", 2).toggle_hold("ann", 4)
+    game = game.toggle_hold("ann", 4)  # toggled back: thrown again
+    roll = game.draw("ann", source)
+    assert roll == Roll("ann", (1, 1, 3), hold=(0, 2))
+    game, _ = game.apply(roll)
+    assert game.dice == (6, 1, 4, 1, 3)
+    assert source.calls == [(1, 6)] * 8
+    with pytest.raises(GameError):
+        Game.new("classic", ["ann", "bob"]).draw("bob", source)
+    assert len(source.calls) == 8  # a refused draw throws nothing
