@@ -1,0 +1,58 @@
+"""Optimal play for dice poker: value tables, hints, loss per decision, computer players.
+
+Pure Python + numpy: no asyncio. The bot runs `load_or_compute` / `load` in a worker
+thread or process (a table takes seconds to compute, milliseconds to load) and keeps the
+`Table`; everything else is fast enough to call on the event loop with the table loaded.
+
+Exact rule sets (`EXACT`: classic, yatzy, yahtzee, scandinavian) are solved by backward
+dynamic programming over turn starts; the table maximises one player's expected final
+score (solitaire: players do not interact in these rule sets, so each player is advised
+from their own card). `banked` has no table: its computer player and hints use the policy
+documented in `bot.strategy.banked`.
+
+    table = load_or_compute("yatzy", Path("data/strategy"))
+    table.optimum                         # expected score of an empty card, 316.6255…
+    table.expected(game.card)             # from this card's turn start
+    advise(table, game).best.decision     # Hold(positions) or Record(row)
+    loss(table, game_before, Record("chance"))
+    choose("perfect", game, table, rng)   # a computer player's next decision
+"""
+
+from .policy import (
+    LEVELS,
+    Advice,
+    Choice,
+    Decision,
+    Hold,
+    Level,
+    PassTurn,
+    Record,
+    advise,
+    choose,
+    loss,
+    value_of,
+)
+from .table import EXACT, FORMAT_VERSION, Table, compute, load, load_or_compute, path_for, save
+
+__all__ = [
+    "EXACT",
+    "FORMAT_VERSION",
+    "LEVELS",
+    "Advice",
+    "Choice",
+    "Decision",
+    "Hold",
+    "Level",
+    "PassTurn",
+    "Record",
+    "Table",
+    "advise",
+    "choose",
+    "compute",
+    "load",
+    "load_or_compute",
+    "loss",
+    "path_for",
+    "save",
+    "value_of",
+]
