@@ -258,7 +258,7 @@ class Game:
             "cards": [
                 {
                     "name": c.name,
-                    "rows": c.rows,
+                    "rows": dict(c.rows),  # a copy: the snapshot must not alias the state
                     "extra": c.extra,
                     "bank": c.bank,
                     "turns": c.turns,
@@ -387,7 +387,7 @@ class Game:
         self._check_turn(player)
         if not self.dice:
             raise GameError("throw the dice before holding any")
-        if not 0 <= position < DICE:
+        if type(position) is not int or not 0 <= position < DICE:
             raise GameError("held dice are positions 0–4")
         if self.throws >= self.throw_limit():
             raise GameError("no throws left: holding changes nothing")

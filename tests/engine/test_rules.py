@@ -663,3 +663,29 @@ def test_draw_takes_the_dice_from_the_injected_source_and_keeps_held_dice():
     with pytest.raises(GameError):
         Game.new("classic", ["ann", "bob"]).draw("bob", source)
     assert len(source.calls) == 8  # a refused draw throws nothing
+
+
+def test_hold_toggling_rules():
+    game = Game.new("classic", ["ann", "bob"])
+    with pytest.raises(GameError, match="throw the dice"):
+        game.toggle_hold("ann", 0)
+    game = run(game, Roll("ann", (1, 2, 3, 4, 5)))
+    for bad in (5, -1, True, "0"):
+        with pytest.raises(GameError, match="positions"):
+            game.toggle_hold("ann", bad)
+    with pytest.raises(GameError, match="ann's turn"):
+        game.toggle_hold("bob", 0)
+    held = game.toggle_hold("ann", 3)
+    assert held.held == frozenset({3})
+    assert held.version == game.version + 1
+    assert game.held == frozenset()  # the old state is untouched
+    game = run(held, Roll("ann", (6, 6, 6, 6), hold=(3,)), Roll("ann", (6, 6, 6, 6, 6)))
+    with pytest.raises(GameError, match="no throws left"):
+        game.toggle_hold("ann", 0)
+
+
+def test_a_snapshot_does_not_alias_the_state():
+    game = record(Game.new("yatzy", ["ann"]), "ones", (1, 1, 2, 3, 4))
+    snapshot = game.to_dict()
+    snapshot["cards"][0]["rows"]["ones"] = 99
+    assert game.cards[0].rows["ones"] == 2
