@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .engine.replay import cli as replay_cli
 from .settings import Settings
@@ -22,9 +23,17 @@ def main(argv: list[str] | None = None) -> int:
     p_replay = sub.add_parser("replay", help="replay a game's actions and print the result")
     p_replay.add_argument("file", help="the replay JSON file, - for standard input")
     sub.add_parser("sync", help="sync the slash commands globally, then exit")
+    p_solve = sub.add_parser("solve", help="compute or load a strategy table, print its optimum")
+    p_solve.add_argument("--rules", required=True, help="classic, yatzy, yahtzee, scandinavian")
+    p_solve.add_argument("--dir", type=Path, help="table cache (default: STRATEGY_DIR)")
+    p_solve.add_argument("--recompute", action="store_true", help="ignore a cached table")
     args = parser.parse_args(argv)
     if args.command == "replay":
         return replay(args.file)
+    if args.command == "solve":
+        from .strategy.cli import solve  # noqa: PLC0415 - numpy only for this command
+
+        return solve(args.rules, args.dir or Settings().strategy_dir, recompute=args.recompute)
     settings = Settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value():
         print(

@@ -15,3 +15,4 @@ class Settings(BaseSettings):
     database_path: Path = Path("data/dicepoker.sqlite3")
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    strategy_dir: Path = Path("data/strategy")  # cached strategy tables (bot/strategy)
