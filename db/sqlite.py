@@ -100,10 +100,10 @@ class SqliteStore:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             conn.row_factory = aiosqlite.Row
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA synchronous = FULL")
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            await _run(conn, "PRAGMA journal_mode = WAL")
+            await _run(conn, "PRAGMA foreign_keys = ON")
+            await _run(conn, "PRAGMA synchronous = FULL")
+            await _run(conn, "PRAGMA busy_timeout = 5000")
             await _migrate(conn, upto)
         except BaseException:
             await conn.close()
@@ -122,13 +122,13 @@ class SqliteStore:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT under the lock; ROLLBACK on any error."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await _run(self._conn, "BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await _run(self._conn, "ROLLBACK")
                 raise
-            await self._conn.execute("COMMIT")
+            await _run(self._conn, "COMMIT")
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         async with self._lock, self._conn.execute(sql, params) as cur:
@@ -244,7 +244,8 @@ class SqliteStore:
                 if record.status != "finished":
                     raise ValueError("results are stored only when a game finishes")
                 duration = max(0.0, (moment - record.created_at).total_seconds())
-                await conn.executemany(
+                await _run_many(
+                    conn,
                     "INSERT INTO results (game_id, seat, guild_id, rules, player_id, name,"
                     " is_bot, total, rank, settlement, ev_loss, duration_s, finished_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -406,7 +407,8 @@ class SqliteStore:
             rows = await _all(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             current = _settings(rows[0]) if rows else GuildSettings(guild_id)
             merged = replace(current, **changes)
-            await conn.execute(
+            await _run(
+                conn,
                 "INSERT INTO guild_settings (guild_id, default_rules, turn_timeout, bots_allowed,"
                 " hints_allowed, images, language, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET default_rules = excluded.default_rules,"
@@ -471,6 +473,19 @@ SELECT * FROM (
     FROM results WHERE guild_id = ? AND player_id = ? AND is_bot = 0
     GROUP BY rules ORDER BY rules)
 """
+
+
+async def _run(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+    """Run a statement whose rows we do not read, and close its cursor at once: an open
+    cursor (kept alive, say, by a debug log record) leaves its statement in progress, and
+    then COMMIT fails."""
+    cur = await conn.execute(sql, params)
+    await cur.close()
+
+
+async def _run_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    cur = await conn.executemany(sql, rows)
+    await cur.close()
 
 
 async def _all(
@@ -591,8 +606,9 @@ async def _migrate(conn: aiosqlite.Connection, upto: int | None = None) -> None:
         # user_version is part of the database header, so it commits with the schema.
         script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version:d};\nCOMMIT;"
         try:
-            await conn.executescript(script)
+            cur = await conn.executescript(script)
+            await cur.close()
         except BaseException:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                await _run(conn, "ROLLBACK")
             raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import tomllib
 from datetime import UTC, datetime, timedelta
@@ -297,6 +298,20 @@ async def test_foreign_key_on_actions(tmp_path: Path) -> None:
             await s._conn.execute(
                 "INSERT INTO actions (game_id, seq, payload, created_at) VALUES (42, 0, '{}', 'x')"
             )
+    finally:
+        await s.close()
+
+
+async def test_debug_logging_does_not_break_commits(tmp_path: Path, caplog) -> None:
+    # aiosqlite logs every result at DEBUG; a captured log record keeps a cursor alive, and
+    # a cursor left open keeps its statement in progress, so COMMIT would fail.
+    caplog.set_level(logging.DEBUG, logger="aiosqlite")
+    s = await Store.open(tmp_path / "debug.sqlite3")
+    try:
+        g = await new(s)
+        await s.save(g.id, expect_version=0, state={}, status="finished", actions=[(0, {})])
+        await s.update_settings(1, {"images": True})
+        assert (await s.guild_settings(1)).images
     finally:
         await s.close()
 
