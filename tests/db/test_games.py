@@ -396,3 +396,23 @@ async def test_failed_migration_leaves_old_version(tmp_path: Path, monkeypatch) 
             assert await c.fetchone() is None  # the half-applied migration was rolled back
     finally:
         await s.close()
+
+
+def test_sqlite_store_implements_the_protocol() -> None:
+    # The cogs type against GameStore; a PostgreSQL store would implement the same methods.
+    import inspect
+
+    from db import GameStore, SqliteStore
+
+    wanted = {
+        name: member
+        for name, member in vars(GameStore).items()
+        if inspect.isfunction(member) and not name.startswith("_")
+    }
+    assert {"create_game", "save", "actions", "leaderboard", "update_settings"} <= set(wanted)
+    for name, member in wanted.items():
+        mine = getattr(SqliteStore, name)
+        assert inspect.iscoroutinefunction(mine), name
+        assert list(inspect.signature(mine).parameters) == list(
+            inspect.signature(member).parameters
+        ), name
