@@ -26,6 +26,11 @@ def throws_of(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
 class Brute:
     def __init__(self) -> None:
         self.turn_memo: dict[object, float] = {}
+        self.memos: dict[object, dict[object, float]] = {}
+
+    def _memo(self, game: Game) -> dict[object, float]:
+        card = game.card
+        return self.memos.setdefault((tuple(card.rows.items()), card.extra), {})
 
     def start(self, game: Game) -> float:
         """Expected final total from a turn start (or the final total when finished)."""
@@ -34,13 +39,12 @@ class Brute:
         card = game.card
         key = (tuple(card.rows.items()), card.extra)
         if key not in self.turn_memo:
-            memo: dict[object, float] = {}
-            self.turn_memo[key] = sum(
-                p * self.after(game, dice, 1, memo) for dice, p in throws_of(5)
-            )
+            self.turn_memo[key] = sum(p * self.after(game, dice, 1) for dice, p in throws_of(5))
         return self.turn_memo[key]
 
-    def after(self, game: Game, dice: tuple[int, ...], throws: int, memo: dict) -> float:
+    def after(self, game: Game, dice: tuple[int, ...], throws: int) -> float:
+        """Best expected final total holding `dice` after throw `throws`."""
+        memo = self._memo(game)
         key = (dice, throws)
         if key in memo:
             return memo[key]
@@ -49,13 +53,24 @@ class Brute:
         if throws < 3:
             for n in range(6):  # keeping all five included: the solver drops it
                 for keep in set(itertools.combinations(dice, n)):
-                    val = sum(
-                        p * self.after(game, tuple(sorted(keep + rest)), throws + 1, memo)
-                        for rest, p in throws_of(5 - n)
-                    )
-                    best = max(best, val)
+                    best = max(best, self.hold(game, keep, throws))
         memo[key] = best
         return best
+
+    def hold(self, game: Game, keep: tuple[int, ...], throws: int) -> float:
+        """Expected final total keeping `keep` after throw `throws` and throwing the rest."""
+        memo = self._memo(game)
+        key = ("hold", tuple(sorted(keep)), throws)
+        if key not in memo:
+            memo[key] = sum(
+                p * self.after(game, tuple(sorted(keep + rest)), throws + 1)
+                for rest, p in throws_of(5 - len(keep))
+            )
+        return memo[key]
+
+    def record(self, game: Game, dice: tuple[int, ...], throws: int, row: str) -> float:
+        g = replace(game, dice=dice, throws=throws)
+        return self.start(g.score(g.player, row)[0])
 
 
 def game_with(rules: str, rows: dict[str, int | None], extra: int = 0) -> Game:
