@@ -41,8 +41,31 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    print("the Discord layer is not built yet", file=sys.stderr)
-    return 2
+    return run_bot(settings, sync_only=args.command == "sync")
+
+
+def run_bot(settings: Settings, *, sync_only: bool = False) -> int:
+    """Run the bot until stopped; with `sync_only`, sync the commands globally and exit."""
+    import asyncio  # noqa: PLC0415 - the replay path needs none of this
+    import logging  # noqa: PLC0415
+
+    from .app import DicePokerBot  # noqa: PLC0415
+    from .logging import setup_logging  # noqa: PLC0415
+
+    setup_logging(settings.log_level)
+    assert settings.discord_token is not None
+    token = settings.discord_token.get_secret_value()
+    if sync_only:
+
+        async def sync() -> None:
+            async with DicePokerBot(settings, sync_globally=True) as bot:
+                await bot.login(token)  # login runs setup_hook, which syncs
+            logging.getLogger("bot").info("slash commands synced globally")
+
+        asyncio.run(sync())
+        return 0
+    DicePokerBot(settings).run(token, log_handler=None)
+    return 0
 
 
 if __name__ == "__main__":

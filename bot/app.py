@@ -1,0 +1,108 @@
+"""The bot: opens the store, loads the cogs, syncs commands. Nothing else lives here."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import DiceSource
+from bot.i18n import language_of, t
+from bot.settings import Settings
+from db import Store
+
+log = logging.getLogger(__name__)
+
+# Feature packages, loaded in order; each adds its subcommands to `cogs._group.poker_group`.
+COGS: list[str] = ["cogs.play", "cogs.stats"]
+
+
+class PokerTree(app_commands.CommandTree["DicePokerBot"]):
+    """The command tree's one error handler: log with context, answer ephemerally."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[DicePokerBot], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        lang = language_of(str(interaction.locale) if interaction.locale else None)
+        if isinstance(error, app_commands.BotMissingPermissions):
+            names = ", ".join(_permission_name(p, lang) for p in error.missing_permissions)
+            text = t("errors.missing_permissions", lang, permissions=names)
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = t("errors.dm_only", lang)
+        else:
+            log.error(
+                "/%s failed (user %s, guild %s, channel %s)",
+                command,
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                exc_info=error,
+            )
+            text = t("errors.internal", lang)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not answer the failed /%s", command)
+
+
+def _permission_name(permission: str, lang: str) -> str:
+    try:
+        return t(f"permissions.{permission}", lang)
+    except KeyError:
+        return permission.replace("_", " ").title()
+
+
+class DicePokerBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        dice: DiceSource | None = None,
+        sync_globally: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=PokerTree,
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
+        # Tests sync globally at start-up (simcord needs a synced tree); production
+        # syncs to DEV_GUILD_ID here, globally only through `python -m bot sync`.
+        self.sync_globally = sync_globally
+        self.store: Store | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        from cogs._group import poker_group  # noqa: PLC0415 - after the cogs' imports
+
+        for name in COGS:
+            await self.load_extension(name)
+        if self.tree.get_command(poker_group.name) is None:
+            self.tree.add_command(poker_group)
+        if self.sync_globally:
+            await self.tree.sync()
+        elif self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to guild %s", self.settings.dev_guild_id)
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.store is not None:
+                store, self.store = self.store, None
+                await store.close()

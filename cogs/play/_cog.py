@@ -1,0 +1,137 @@
+"""`/poker new|scorecard|rules|leave|cancel` and the cog that owns the game service."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.engine import RULESETS
+from bot.i18n import LANGUAGES, language_of, t
+from cogs._group import poker_group
+
+from . import _views
+from ._service import GameService
+from ._table import Refusal
+from ._views import check_permissions, guard, is_manager, service_of
+
+log = logging.getLogger(__name__)
+
+RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
+LANGUAGE_CHOICES = [app_commands.Choice(name=lang, value=lang) for lang in LANGUAGES]
+
+
+class PlayCog(commands.Cog, name="Play"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service = GameService(bot)  # type: ignore[arg-type]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*_views.CONTROLS.values())
+        count = await self.service.load_active()
+        log.info("loaded %d active game(s)", count)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*_views.CONTROLS.values())
+
+
+def _lang(interaction: discord.Interaction) -> str:
+    return language_of(str(interaction.locale) if interaction.locale else None)
+
+
+@poker_group.command(name="new", description=t("commands.new"))
+@app_commands.describe(rules=t("commands.new_rules"), language=t("commands.new_language"))
+@app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
+async def new(
+    interaction: discord.Interaction, rules: str = "classic", language: str | None = None
+) -> None:
+    lang = language or _lang(interaction)
+    async with guard(interaction, lang, "/poker new"):
+        if rules not in RULESETS:
+            raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
+        check_permissions(interaction)
+        service = service_of(interaction.client)
+        user = interaction.user
+        table = await service.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=user.id,
+            host_name=user.display_name,
+            rules=rules,
+            lang=lang,
+        )
+        # Hold the lock until the lobby message id is stored: a quick Join waits for it.
+        async with service.locked(table.id) as loaded:
+            current = loaded or table
+            await interaction.response.send_message(
+                embed=service.lobby_embed(current), view=_views.lobby_view(current)
+            )
+            message = await interaction.original_response()
+            await service.remember(current, lobby_message_id=message.id)
+
+
+@poker_group.command(name="scorecard", description=t("commands.scorecard"))
+@app_commands.describe(member=t("commands.scorecard_member"))
+async def scorecard(interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+    service = service_of(interaction.client)
+    table = await service.in_channel(interaction.channel_id or 0)
+    lang = table.lang if table else _lang(interaction)
+    async with guard(interaction, lang, "/poker scorecard"):
+        if table is None:
+            raise Refusal("errors.no_game")
+        if table.game is None:
+            raise Refusal("errors.not_started")
+        target = member or interaction.user
+        if str(target.id) not in table.game.players:
+            raise Refusal("errors.no_card", name=target.display_name)
+        embed = render.card_embed(table.game, str(target.id), table.names, table.id, lang)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+@poker_group.command(name="rules", description=t("commands.rules"))
+@app_commands.describe(rules=t("commands.rules_rules"))
+@app_commands.choices(rules=RULE_CHOICES)
+async def rules_card(interaction: discord.Interaction, rules: str = "classic") -> None:
+    lang = _lang(interaction)
+    async with guard(interaction, lang, "/poker rules"):
+        if rules not in RULESETS:
+            raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
+        await interaction.response.send_message(
+            embed=render.rules_embed(rules, lang), ephemeral=True
+        )
+
+
+@poker_group.command(name="leave", description=t("commands.leave"))
+async def leave(interaction: discord.Interaction) -> None:
+    service = service_of(interaction.client)
+    table = await service.in_channel(interaction.channel_id or 0)
+    lang = table.lang if table else _lang(interaction)
+    async with guard(interaction, lang, "/poker leave"):
+        if table is None:
+            raise Refusal("errors.no_game")
+        user_id = interaction.user.id
+        if table.status == "lobby":
+            await service.apply(table.id, lambda tb: tb.leave_lobby(user_id))
+            await interaction.response.send_message(t("info.left_lobby", lang), ephemeral=True)
+            return
+        check_permissions(interaction)
+        await service.apply(table.id, lambda tb: tb.leave_game(user_id))
+        await interaction.response.send_message(t("info.left_game", lang), ephemeral=True)
+
+
+@poker_group.command(name="cancel", description=t("commands.cancel"))
+async def cancel(interaction: discord.Interaction) -> None:
+    service = service_of(interaction.client)
+    table = await service.in_channel(interaction.channel_id or 0)
+    lang = table.lang if table else _lang(interaction)
+    async with guard(interaction, lang, "/poker cancel"):
+        if table is None:
+            raise Refusal("errors.no_game")
+        user_id, manager = interaction.user.id, is_manager(interaction)
+        await service.apply(
+            table.id, lambda tb: tb.cancel(user_id, manager=manager), interaction=interaction
+        )
+        await interaction.response.send_message(t("info.cancelled", lang), ephemeral=True)
