@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench sync clean
+.PHONY: run test lint bench sync clean demo screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,24 @@ test: lint
 
 bench: $(VENV)/.installed-test
 	$(PY) -m bench
+
+$(VENV)/.installed-demo: pyproject.toml | $(PY)
+	$(PIP) install -e '.[demo]'
+	touch $@ $(VENV)/.installed-run
+
+# Play in a browser against a simulated Discord: no token, served on 127.0.0.1 only.
+# Options: make demo DEMO_ARGS="--language ru --port 9000"
+demo: $(VENV)/.installed-demo
+	$(PY) -m bot.demo $(DEMO_ARGS)
+
+$(VENV)/.installed-screenshots: pyproject.toml | $(PY)
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(PIP) install -e '.[demo,screenshots]'
+	touch $@ $(VENV)/.installed-run
+
+# Regenerate docs/lobby.png, turn.png, scorecard.png and final.png from the bot's messages.
+screenshots: $(VENV)/.installed-screenshots
+	$(PY) tools/screenshots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
