@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from . import DEFAULT, LANGUAGES, catalog
+from . import DEFAULT, LANGUAGES, catalog, language_of
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,27 @@ LOCALES: dict[discord.Locale, str] = {
     for locale in discord.Locale
     if locale.value in LANGUAGES and locale.value != DEFAULT
 }
+
+def reply_language(interaction: discord.Interaction) -> str:
+    """The language of an answer only the member sees: their own Discord client's."""
+    return language_of(str(interaction.locale) if interaction.locale else None)
+
+
+def game_language(
+    chosen: str | None,
+    server_default: str | None,
+    guild_locale: discord.Locale | str | None,
+) -> str:
+    """The language of a game's public messages.
+
+    `/poker new language:` first, then the server's `language` setting, then the server's
+    preferred locale in Discord (Community settings), then English.
+    """
+    for lang in (chosen, server_default):
+        if lang in LANGUAGES:
+            return lang
+    return language_of(str(guild_locale) if guild_locale else None)
+
 
 NAME_MAX = 32
 DESCRIPTION_MAX = 100

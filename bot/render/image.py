@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any, Protocol
 
+import discord
 import fontpkg
 from PIL import Image, ImageDraw, ImageFont, features
 
-from bot.engine import FACE, Card, RuleSet, standings_of, totals_of
-from bot.i18n import LANGUAGES, catalog, t
+from bot.engine import FACE, Card, Game, RuleSet, standings_of, totals_of
+from bot.i18n import DEFAULT, LANGUAGES, catalog, t
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +91,7 @@ def warm_up() -> None:
                 _font(size, weight, devanagari).getmask(sample)
     for lang in LANGUAGES:  # every row label a picture can show, in every language
         for key, text in catalog(lang).items():
-            if key.startswith(("rows.", "image.")):
+            if key.startswith(("rows.", "image.")) and "{" not in text:
                 for bold in (False, True):
                     _stamp(text, SIZE, bold)
     Image.new("RGB", (1, 1)).save(io.BytesIO(), "PNG")
@@ -365,3 +367,74 @@ def scorecard_png(
     # compresses to a few tens of kilobytes.
     image.save(out, "PNG", compress_level=1)
     return out.getvalue()
+
+
+# --- attaching the picture to a game message ------------------------------------------
+
+FILENAME = "scorecard.png"
+
+
+class _SettingsStore(Protocol):
+    async def guild_settings(self, guild_id: int) -> Any: ...
+
+
+def rules_name(rules: str, lang: str) -> str:
+    """A rule set's name as players of `lang` know it (the slash command's choice name)."""
+    key = f"commands.choices.{rules}"
+    return t(key, lang) if key in catalog(DEFAULT) else rules
+
+
+def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
+    rules = rules_name(game.rules.name, lang)
+    if final:
+        return t("image.titles.final", lang, rules=rules, game=game_id)
+    return t("image.titles.running", lang, rules=rules, game=game_id, round=game.round)
+
+
+def scorecard_file(
+    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, final: bool = False
+) -> discord.File:
+    """The picture of every card in seat order, named so an embed can show it."""
+    png = scorecard_png(
+        game.rules,
+        [(names.get(c.name, c.name), c) for c in game.cards],
+        lang,
+        title=picture_title(game, game_id, lang, final=final),
+        final=final,
+    )
+    return discord.File(io.BytesIO(png), filename=FILENAME)
+
+
+async def images_enabled(store: _SettingsStore | None, guild_id: int | None) -> bool:
+    """The server's `images` setting (off in DMs, without a store, or if it cannot be read)."""
+    if store is None or guild_id is None:
+        return False
+    try:
+        settings = await store.guild_settings(guild_id)
+    except Exception:  # a picture is never worth failing a turn over
+        log.exception("could not read the settings of guild %s", guild_id)
+        return False
+    return bool(getattr(settings, "images", False))
+
+
+async def scorecard_fields(
+    store: _SettingsStore | None,
+    guild_id: int | None,
+    embed: discord.Embed,
+    game: Game,
+    names: Mapping[str, str],
+    game_id: int,
+    lang: str,
+    *,
+    final: bool = False,
+) -> dict[str, Any]:
+    """`channel.send` keywords for `embed`, with the scorecard picture when the server wants it.
+
+    The play cog calls this where it posts the scorecard after a turn and the final
+    standings: `await channel.send(**await scorecard_fields(...))`.
+    """
+    if not await images_enabled(store, guild_id):
+        return {"embed": embed}
+    file = scorecard_file(game, names, game_id, lang, final=final)
+    embed.set_image(url=f"attachment://{FILENAME}")
+    return {"embed": embed, "file": file}
