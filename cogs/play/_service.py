@@ -21,6 +21,7 @@ import discord
 from bot import render
 from bot.engine import Left, Passed, Scored
 from bot.i18n import t
+from cogs.stats import seat_results
 from db import ChannelBusy, StaleVersion
 
 from . import _views
@@ -146,6 +147,7 @@ class GameService:
     async def commit(self, before: Table, after: Table) -> Table:
         """Write the change (actions + snapshot, one transaction); then cache it."""
         after = replace(after, version=before.version + 1)
+        finishing = after.status == "finished" and before.status != "finished"
         try:
             record = await self.store.save(
                 before.id,
@@ -153,6 +155,8 @@ class GameService:
                 state=after.to_dict(),
                 status=after.status if after.status != before.status else None,
                 actions=new_actions(before, after),
+                # The seats' results go in the same transaction as the last action.
+                results=seat_results(after) if finishing else (),
                 now=discord.utils.utcnow(),
             )
         except StaleVersion:
