@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from ._cog import PlayCog
+from cogs._group import install
+
+from ._cog import COMMANDS, PlayCog
 from ._service import GameService
 from ._table import Refusal, Seat, Table
 from ._views import CONTROLS, control
@@ -17,4 +19,5 @@ __all__ = ["CONTROLS", "GameService", "PlayCog", "Refusal", "Seat", "Table", "co
 
 
 async def setup(bot: commands.Bot) -> None:
+    install(*COMMANDS)
     await bot.add_cog(PlayCog(bot))

@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot import render
 from bot.engine import RULESETS
-from bot.i18n import LANGUAGES, language_of, t
-from cogs._group import poker_group
+from bot.i18n import LANGUAGES, t
+from bot.i18n.translator import game_language, reply_language
 
 from . import _views
 from ._service import GameService
@@ -20,8 +20,11 @@ from ._views import check_permissions, guard, is_manager, service_of
 
 log = logging.getLogger(__name__)
 
-RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
-LANGUAGE_CHOICES = [app_commands.Choice(name=lang, value=lang) for lang in LANGUAGES]
+# Choice names from the catalog (translated for other locales by bot.i18n.translator).
+RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=t(f"commands.choices.{lang}"), value=lang) for lang in LANGUAGES
+]
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -39,17 +42,28 @@ class PlayCog(commands.Cog, name="Play"):
 
 
 def _lang(interaction: discord.Interaction) -> str:
-    return language_of(str(interaction.locale) if interaction.locale else None)
+    """The language of an ephemeral answer: the member's own."""
+    return reply_language(interaction)
 
 
-@poker_group.command(name="new", description=t("commands.new"))
+async def _game_language(interaction: discord.Interaction, chosen: str | None) -> str:
+    """`language:` first, then the server's setting, its preferred locale, then English."""
+    store = getattr(interaction.client, "store", None)
+    default = None
+    if store is not None and interaction.guild_id is not None:
+        default = (await store.guild_settings(interaction.guild_id)).language
+    guild = interaction.guild
+    return game_language(chosen, default, guild.preferred_locale if guild else None)
+
+
+@app_commands.command(name="new", description=t("commands.new"))
 @app_commands.describe(rules=t("commands.new_rules"), language=t("commands.new_language"))
 @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
 async def new(
     interaction: discord.Interaction, rules: str = "classic", language: str | None = None
 ) -> None:
-    lang = language or _lang(interaction)
-    async with guard(interaction, lang, "/poker new"):
+    async with guard(interaction, _lang(interaction), "/poker new"):
+        lang = await _game_language(interaction, language)
         if rules not in RULESETS:
             raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
         check_permissions(interaction)
@@ -73,12 +87,12 @@ async def new(
             await service.remember(current, lobby_message_id=message.id)
 
 
-@poker_group.command(name="scorecard", description=t("commands.scorecard"))
+@app_commands.command(name="scorecard", description=t("commands.scorecard"))
 @app_commands.describe(member=t("commands.scorecard_member"))
 async def scorecard(interaction: discord.Interaction, member: discord.Member | None = None) -> None:
     service = service_of(interaction.client)
     table = await service.in_channel(interaction.channel_id or 0)
-    lang = table.lang if table else _lang(interaction)
+    lang = _lang(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker scorecard"):
         if table is None:
             raise Refusal("errors.no_game")
@@ -91,7 +105,7 @@ async def scorecard(interaction: discord.Interaction, member: discord.Member | N
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-@poker_group.command(name="rules", description=t("commands.rules"))
+@app_commands.command(name="rules", description=t("commands.rules"))
 @app_commands.describe(rules=t("commands.rules_rules"))
 @app_commands.choices(rules=RULE_CHOICES)
 async def rules_card(interaction: discord.Interaction, rules: str = "classic") -> None:
@@ -104,11 +118,11 @@ async def rules_card(interaction: discord.Interaction, rules: str = "classic") -
         )
 
 
-@poker_group.command(name="leave", description=t("commands.leave"))
+@app_commands.command(name="leave", description=t("commands.leave"))
 async def leave(interaction: discord.Interaction) -> None:
     service = service_of(interaction.client)
     table = await service.in_channel(interaction.channel_id or 0)
-    lang = table.lang if table else _lang(interaction)
+    lang = _lang(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker leave"):
         if table is None:
             raise Refusal("errors.no_game")
@@ -122,11 +136,11 @@ async def leave(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(t("info.left_game", lang), ephemeral=True)
 
 
-@poker_group.command(name="cancel", description=t("commands.cancel"))
+@app_commands.command(name="cancel", description=t("commands.cancel"))
 async def cancel(interaction: discord.Interaction) -> None:
     service = service_of(interaction.client)
     table = await service.in_channel(interaction.channel_id or 0)
-    lang = table.lang if table else _lang(interaction)
+    lang = _lang(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker cancel"):
         if table is None:
             raise Refusal("errors.no_game")
@@ -135,3 +149,6 @@ async def cancel(interaction: discord.Interaction) -> None:
             table.id, lambda tb: tb.cancel(user_id, manager=manager), interaction=interaction
         )
         await interaction.response.send_message(t("info.cancelled", lang), ephemeral=True)
+
+
+COMMANDS = (new, scorecard, rules_card, leave, cancel)
