@@ -49,10 +49,10 @@ def fresh(env: Any, message: Any) -> Any:
 
 
 def turn_message(channel: Any) -> Any | None:
-    """The live turn message: the channel's last message when it has a Roll button."""
-    last = channel.last_message
-    if last is not None and "roll" in controls(last):
-        return last
+    """The live turn message: one of the channel's last messages with a Roll button."""
+    for message in reversed(channel.history()[-4:]):
+        if "roll" in controls(message):
+            return message
     return None
 
 
