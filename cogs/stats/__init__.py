@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from ._cog import StatsCog
+from cogs._group import install
+
+from ._cog import COMMANDS, StatsCog
 from ._results import seat_results
 
 __all__ = ["StatsCog", "seat_results", "setup"]
 
 
 async def setup(bot: commands.Bot) -> None:
+    install(*COMMANDS)
     await bot.add_cog(StatsCog(bot))

@@ -23,7 +23,6 @@ from bot.engine import RULESETS, Game
 from bot.engine.replay import ReplayError, document, run
 from bot.i18n import LANGUAGES, t
 from bot.render.chart import scores_chart_png
-from cogs._group import poker_group
 from db import METRICS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, GameStore
 
 from ._views import (
@@ -58,27 +57,15 @@ class Refused(Exception):  # noqa: N818 - an answer to the user, not a bug
 
 
 class StatsCog(commands.Cog, name="Stats"):
-    """Adds this package's subcommands to the shared `/poker` group while loaded.
-
-    They are attached in `cog_load`, not by decorating the group at import: a reloaded
-    extension (a second bot in the same process, a restart) re-imports this module, and
-    the new command objects replace the old ones instead of clashing with them."""
-
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        for command in COMMANDS:
-            poker_group.remove_command(command.name)
-            poker_group.add_command(command)
         # The pager buttons are stateless by id: registering them is all a restart needs.
         self.bot.add_dynamic_items(BoardPager)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(BoardPager)
-        for command in COMMANDS:
-            if poker_group.get_command(command.name) is command:
-                poker_group.remove_command(command.name)
 
 
 def store_of(client: discord.Client) -> GameStore:
@@ -348,6 +335,7 @@ async def settings(
         )
 
 
+# Added to the shared `/poker` group by `setup` (cogs._group.install).
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     leaderboard,
     stats,
