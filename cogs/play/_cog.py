@@ -56,14 +56,24 @@ async def _game_language(interaction: discord.Interaction, chosen: str | None) -
     return game_language(chosen, default, guild.preferred_locale if guild else None)
 
 
+async def _default_rules(interaction: discord.Interaction) -> str:
+    """The server's default rule set (`/poker settings`), else classic."""
+    store = getattr(interaction.client, "store", None)
+    if store is not None and interaction.guild_id is not None:
+        return (await store.guild_settings(interaction.guild_id)).default_rules or "classic"
+    return "classic"
+
+
 @app_commands.command(name="new", description=t("commands.new"))
 @app_commands.describe(rules=t("commands.new_rules"), language=t("commands.new_language"))
 @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
 async def new(
-    interaction: discord.Interaction, rules: str = "classic", language: str | None = None
+    interaction: discord.Interaction, rules: str | None = None, language: str | None = None
 ) -> None:
     async with guard(interaction, _lang(interaction), "/poker new"):
         lang = await _game_language(interaction, language)
+        if rules is None:
+            rules = await _default_rules(interaction)
         if rules not in RULESETS:
             raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
         check_permissions(interaction)

@@ -638,3 +638,18 @@ async def test_a_cancelled_game_stores_no_results(league) -> None:
     assert record.status == "cancelled"
     assert await env.bot.store.results(record.id) == []
     assert (await env.bot.store.leaderboard(guild.id)).ranked == 0
+
+
+async def test_new_game_uses_the_servers_default_rules(league) -> None:
+    env, _guild, channel, (ann, bob, _cid, _dan) = league
+    await ann.slash(channel, "poker settings", default_rules="yatzy")
+    lobby = await bob.slash(channel, "poker new")
+    assert lobby.acknowledged
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "yatzy"
+    await bob.slash(channel, "poker cancel")
+    await bob.slash(channel, "poker new", rules="banked")  # an explicit choice still wins
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "banked"
