@@ -35,7 +35,7 @@ from .dice import INDEX, OUTCOMES, PROB, FloatArray, best_after_throw, keep_valu
 from .model import NEG
 from .policy import Decision, Hold, Level, PassTurn, Record, _sub_keeps, positions_of
 
-PAR = 0.7
+PAR = 0.8
 EXTRA_PLANNED = 2  # banked throws the planner looks ahead (more almost never pays)
 
 

@@ -132,7 +132,7 @@ def save(table: Table, cache_dir: Path) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=cache_dir)
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, values=table.values[:-1], meta=np.array(meta))
+            np.savez_compressed(fh, values=table.values[:-1], meta=np.array(meta))
             fh.flush()
             os.fsync(fh.fileno())
         Path(tmp).replace(target)

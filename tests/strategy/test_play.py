@@ -16,7 +16,7 @@ from bot.strategy import (
     choose,
     compute,
 )
-from bot.strategy.simulate import play_solitaire
+from bot.strategy.simulate import play_solitaire, simulate_perfect
 
 from .test_mirror import random_card
 
@@ -118,3 +118,15 @@ def test_decisions_are_legal_engine_actions(classic):
             assert isinstance(decision, Record)
             game, _ = game.score("p", decision.row)
     assert game.round > 5  # the walk did play several turns
+
+
+def test_vectorised_simulation_averages_the_optimum(classic):
+    scores = simulate_perfect(classic, 20_000, seed=3)
+    _within_three_standard_errors(list(scores), classic.optimum)
+
+
+def test_vectorised_simulation_from_a_late_yatzy_card():
+    rows = random_card("yatzy", random.Random(8), free=5)
+    table = compute("yatzy", start=rows)
+    scores = simulate_perfect(table, 3000, seed=4)
+    _within_three_standard_errors(list(scores), table.optimum)

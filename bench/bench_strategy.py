@@ -1,0 +1,84 @@
+"""The strategy tables: computation time, size on disk, load time, hint latency, games.
+
+Per exact rule set: seconds to compute the table (2 threads), the file size, the load
+time, the hint latency (median and p99 of `advise` over every decision of perfect games,
+the first hint of a turn included: it computes that turn's arrays), 100,000 perfect
+solitaire games simulated on the table (games per second, their mean against the
+computed optimum in standard errors), then the banked policy's average per level.
+Targets (issue 4): each table ≤ 15 s, hint p99 ≤ 1 ms, table files ≤ 20 MB.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bot.engine import Game
+from bot.strategy import EXACT, LEVELS, Hold, Record, advise, compute, load, save
+from bot.strategy.simulate import play_solitaire, simulate_perfect
+
+GAMES = 100_000
+HINT_GAMES = 30
+BANKED_GAMES = 1000
+
+
+def _hint_latency(table: object, rules: str) -> tuple[float, float]:
+    rng = random.Random(0)
+    times = []
+    for _ in range(HINT_GAMES):
+        game = Game.new(rules, ["p"])
+        while not game.finished:
+            began = time.perf_counter()
+            decision = advise(table, game).best.decision  # type: ignore[arg-type]
+            times.append(time.perf_counter() - began)
+            if isinstance(decision, Hold):
+                hold = decision.positions if game.dice else ()
+                values = [rng.randint(1, 6) for _ in range(5 - len(hold))]
+                game, _ = game.roll("p", hold, values)
+            else:
+                assert isinstance(decision, Record)
+                game, _ = game.score("p", decision.row)
+    ms = np.array(times) * 1e3
+    return float(np.median(ms)), float(np.percentile(ms, 99))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp)
+        for rules in EXACT:
+            table = compute(rules)
+            path = save(table, cache)
+            began = time.perf_counter()
+            loaded = load(rules, cache)
+            load_s = time.perf_counter() - began
+            assert loaded is not None
+            median, p99 = _hint_latency(loaded, rules)
+            began = time.perf_counter()
+            scores = simulate_perfect(loaded, GAMES, seed=1)
+            sim_s = time.perf_counter() - began
+            se = float(scores.std(ddof=1)) / GAMES**0.5
+            z = (float(scores.mean()) - table.optimum) / se
+            print(
+                f"{rules:13} optimum {table.optimum:.4f}  compute {table.seconds:6.2f} s  "
+                f"file {path.stat().st_size / 1e6:5.2f} MB  load {load_s * 1e3:6.1f} ms  "
+                f"hint median {median:.3f} ms p99 {p99:.3f} ms  "
+                f"{GAMES} games {GAMES / sim_s:,.0f}/s mean {scores.mean():.4f} "
+                f"({z:+.2f} SE)",
+                flush=True,
+            )
+    rng = random.Random(2)
+    for level in LEVELS:
+        began = time.perf_counter()
+        scores = [play_solitaire("banked", level, None, rng) for _ in range(BANKED_GAMES)]
+        elapsed = time.perf_counter() - began
+        se = statistics.stdev(scores) / BANKED_GAMES**0.5
+        print(
+            f"banked {level:8} {statistics.fmean(scores):8.2f} ± {se:.2f} over "
+            f"{BANKED_GAMES} games ({BANKED_GAMES / elapsed:,.0f} games/s through the engine)",
+            flush=True,
+        )
