@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.engine import DiceSource
 from bot.i18n import language_of, t
+from bot.i18n.translator import CatalogTranslator
 from bot.settings import Settings
 from db import Store
 
@@ -91,6 +92,8 @@ class DicePokerBot(commands.Bot):
             await self.load_extension(name)
         if self.tree.get_command(poker_group.name) is None:
             self.tree.add_command(poker_group)
+        # Command names and descriptions in every catalog language, sent with each sync.
+        await self.tree.set_translator(CatalogTranslator())
         if self.sync_globally:
             await self.tree.sync()
         elif self.settings.dev_guild_id:

@@ -21,6 +21,7 @@ import discord
 from bot import render
 from bot.engine import Left, Passed, Scored
 from bot.i18n import t
+from bot.render import image
 from cogs.stats import seat_results
 from db import ChannelBusy, StaleVersion
 
@@ -347,11 +348,28 @@ class GameService:
         await self._edit(
             after, after.turn_message_id, interaction, content=summary, embeds=[], view=None
         )
-        await self._send(after, embed=render.scorecard_embed(after.game, names, after.id, lang))
+        card = render.scorecard_embed(after.game, names, after.id, lang)
         if after.game.finished:
-            await self._send(after, embed=render.standings_embed(after.game, names, after.id, lang))
+            # The final picture goes with the standings, not twice.
+            await self._send(after, embed=card)
+            standings = render.standings_embed(after.game, names, after.id, lang)
+            await self._send(after, **await self._pictured(after, standings, final=True))
             return after
+        await self._send(after, **await self._pictured(after, card, final=False))
         return await self.post_turn(after)
+
+    async def _pictured(self, table: Table, embed: discord.Embed, *, final: bool) -> dict[str, Any]:
+        """`embed`, with the scorecard picture when the server turned pictures on."""
+        return await image.scorecard_fields(
+            getattr(self.bot, "store", None),
+            table.guild_id,
+            embed,
+            table.require_game(),
+            table.names,
+            table.id,
+            table.lang,
+            final=final,
+        )
 
     async def _post_opening(self, table: Table) -> Table:
         game, opening = table.require_game(), table.opening

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.i18n import t
+from bot.i18n.translator import reply_language
 
 from ._table import Refusal, Table
 
@@ -130,7 +131,8 @@ class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction.client)
-        async with guard(interaction, service.lang_of(self.game), self.custom_id):
+        # Refusals are ephemeral: in the clicker's language, not the game's.
+        async with guard(interaction, reply_language(interaction), self.custom_id):
             await self.run(interaction, service)
 
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
@@ -250,7 +252,8 @@ class CardButton(Control, template=template("card")):
         player = str(interaction.user.id)
         if player not in game.players:
             player = game.player if not game.finished else game.players[0]
-        embed = render.card_embed(game, player, table.names, table.id, table.lang)
+        lang = reply_language(interaction)
+        embed = render.card_embed(game, player, table.names, table.id, lang)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
