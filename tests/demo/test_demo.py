@@ -13,11 +13,12 @@ aiohttp = pytest.importorskip(
 
 def preview_installed() -> bool:
     import simcord
-    from simcord.preview import _require_preview_runtime
 
     try:
+        from simcord.preview import _require_preview_runtime
+
         _require_preview_runtime()
-    except simcord.SetupError:
+    except (ImportError, simcord.SetupError):
         return False
     return True
 
