@@ -97,7 +97,7 @@ async def store_game(
         game=game,
         turn_message_id=900 + record.id,
     )
-    results = seat_results(table, losses)
+    results = seat_results(table, losses or {})  # no analysis unless the test gives one
     if totals is not None:  # chosen totals: the ranks and settlements follow from them
         avg = sum(totals) / len(totals)
         results = [
