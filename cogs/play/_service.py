@@ -353,8 +353,8 @@ class GameService:
             # The final picture goes with the standings, not twice.
             await self._send(after, embed=card)
             standings = render.standings_embed(after.game, names, after.id, lang)
-            await self._send(after, **await self._pictured(after, standings, final=True))
-            return after
+            final = await self._send(after, **await self._pictured(after, standings, final=True))
+            return await self.remember(after, final_message_id=final.id)  # history links here
         await self._send(after, **await self._pictured(after, card, final=False))
         return await self.post_turn(after)
 

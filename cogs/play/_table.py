@@ -88,6 +88,7 @@ class Table:
     opening: Opening | None = None
     lobby_message_id: int | None = None
     turn_message_id: int | None = None
+    final_message_id: int | None = None  # the standings (the history's jump link)
     created_at: str | None = None  # ISO, UTC
     started_at: str | None = None
     deadline: str | None = None  # the current turn's deadline (turn-timer work)
@@ -217,6 +218,7 @@ class Table:
             "opening": self.opening.to_dict() if self.opening else None,
             "lobby_message_id": self.lobby_message_id,
             "turn_message_id": self.turn_message_id,
+            "final_message_id": self.final_message_id,
             "created_at": self.created_at,
             "started_at": self.started_at,
             "deadline": self.deadline,
@@ -241,6 +243,7 @@ class Table:
             opening=Opening.from_dict(s["opening"]) if s.get("opening") else None,
             lobby_message_id=s.get("lobby_message_id"),
             turn_message_id=s.get("turn_message_id"),
+            final_message_id=s.get("final_message_id"),
             created_at=s.get("created_at"),
             started_at=s.get("started_at"),
             deadline=s.get("deadline"),
