@@ -45,10 +45,6 @@ CASES = {
         filled("yahtzee", ["large_straight", "chance"], fours=12, sixes=18, threes=9),
     ),
     # three free rows: the order of the rows matters
-    "classic-three-lower": (
-        "classic",
-        filled("classic", ["small_straight", "large_straight", "poker"]),
-    ),
     "yahtzee-three": (
         "yahtzee",
         filled("yahtzee", ["fives", "full_house", "large_straight"], fours=12, sixes=18, threes=9),
@@ -57,7 +53,7 @@ CASES = {
         "yatzy",
         filled(
             "yatzy",
-            ["ones", "full_house", "large_straight"],
+            ["small_straight", "full_house", "large_straight"],
             poker=50,
             sixes=24,
             fives=20,
