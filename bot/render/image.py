@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -37,6 +38,7 @@ PAD = 12  # inside a cell
 MARGIN = 14  # around the table
 NAME_MAX = 150  # a player's column never grows past this; longer names get "…"
 COL_MIN = 64
+TITLE_MAX = 640  # a longer title is cut with "…" rather than widen the picture
 
 PAPER = (251, 248, 241)
 INK = (31, 35, 40)
@@ -253,6 +255,42 @@ def _draw_check(draw: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
     draw.line(points, fill=MADE, width=3, joint="curve")
 
 
+@dataclass(frozen=True)
+class _Block:
+    """One table of the picture: a label column and one column per player."""
+
+    rows: list[_Row]
+    label_w: int
+
+    @classmethod
+    def of(cls, rows: list[_Row]) -> _Block:
+        widest = max(_width(r.label, bold=r.kind != "row") for r in rows)
+        return cls(rows, int(widest) + 2 * PAD)
+
+
+def _layout(
+    rules: RuleSet, rows: list[_Row], col_w: list[int], title_w: int
+) -> tuple[list[_Block], int, int]:
+    """The blocks and the picture's (width, height): one tall table, or two side by side.
+
+    Discord shows an embed image inside a box about 4:3 and shrinks anything else to fit,
+    so a two-player card (tall and narrow as one table) is drawn as two tables side by
+    side, upper rows left and lower rows right; a wide table of many players stays one.
+    """
+    split = len(rules.upper) + 1 + (1 if rules.bonus else 0)  # upper rows, total, bonus
+    options = [[_Block.of(rows)], [_Block.of(rows[:split]), _Block.of(rows[split:])]]
+    best: tuple[float, list[_Block], int, int] | None = None
+    for blocks in options:
+        tables = [b.label_w + sum(col_w) for b in blocks]
+        width = max(sum(tables) + MARGIN * (len(blocks) - 1), title_w) + 2 * MARGIN
+        height = 2 * MARGIN + TITLE_SIZE + 2 * PAD + ROW_H * (1 + max(len(b.rows) for b in blocks))
+        score = abs(math.log(width / height / (4 / 3)))
+        if best is None or score < best[0]:
+            best = (score, blocks, width, height)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
 def scorecard_png(
     rules: RuleSet,
     players: list[tuple[str, Card]],
@@ -269,8 +307,6 @@ def scorecard_png(
     if not players:
         raise ValueError("a scorecard needs at least one player")
     rows = _rows(rules, players, lang, final)
-
-    label_w = int(max(_width(r.label, bold=r.kind != "row") for r in rows)) + 2 * PAD
     names = []
     col_w = []
     for i, (name, _) in enumerate(players):
@@ -280,68 +316,85 @@ def scorecard_png(
         )
         names.append(shown)
         col_w.append(max(COL_MIN, int(widest) + 2 * PAD))
-
-    table_w = label_w + sum(col_w)
-    title_shown = _fit(title, table_w - 2 * PAD, TITLE_SIZE, bold=True)
-    title_h = TITLE_SIZE + 2 * PAD
-    width = table_w + 2 * MARGIN
-    height = MARGIN + title_h + ROW_H * (len(rows) + 1) + MARGIN
-
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
-    x0, y = MARGIN, MARGIN
-    lefts = [x0 + label_w + sum(col_w[:i]) for i in range(len(players))]
     winners = (
         {i for i, s in enumerate(standings_of(rules, [c for _, c in players])) if s.rank == 1}
         if final
         else set()
     )
 
-    # Title bar.
-    draw.rectangle([x0, y, x0 + table_w - 1, y + title_h - 1], fill=HEAD)
+    title_w = min(int(_width(title, TITLE_SIZE, bold=True)) + 2 * PAD, TITLE_MAX)
+    blocks, width, height = _layout(rules, rows, col_w, title_w)
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+
+    # Title bar across the picture.
+    inner = width - 2 * MARGIN
+    title_h = TITLE_SIZE + 2 * PAD
+    draw.rectangle([MARGIN, MARGIN, MARGIN + inner - 1, MARGIN + title_h - 1], fill=HEAD)
     _text(
         image,
-        (x0 + PAD, y + title_h // 2),
-        title_shown,
+        (MARGIN + PAD, MARGIN + title_h // 2),
+        _fit(title, inner - 2 * PAD, TITLE_SIZE, bold=True),
         HEAD_INK,
         size=TITLE_SIZE,
         bold=True,
         centre=False,
     )
-    y += title_h
+
+    # Spare width (a long title over a narrow table) goes to the player columns.
+    tables = sum(b.label_w + sum(col_w) for b in blocks) + MARGIN * (len(blocks) - 1)
+    spare = (inner - tables) // (len(col_w) * len(blocks))
+    col_w = [w + spare for w in col_w]
+    x = MARGIN
+    for block in blocks:
+        _draw_block(image, draw, block, (x, MARGIN + title_h), names, col_w, winners)
+        x += block.label_w + sum(col_w) + MARGIN
+
+    out = io.BytesIO()
+    # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
+    # compresses to a few tens of kilobytes.
+    image.save(out, "PNG", compress_level=1)
+    return out.getvalue()
+
+
+def _draw_block(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    block: _Block,
+    origin: tuple[int, int],
+    names: list[str],
+    col_w: list[int],
+    winners: set[int],
+) -> None:
+    x0, y = origin
+    top = y
+    label_w, rows = block.label_w, block.rows
+    table_w = label_w + sum(col_w)
+    lefts = [x0 + label_w + sum(col_w[:i]) for i in range(len(names))]
 
     # Winners' columns, under everything else.
     for i in winners:
-        top = y
         draw.rectangle(
-            [lefts[i], top, lefts[i] + col_w[i] - 1, top + ROW_H * (len(rows) + 1) - 1],
-            fill=WINNER,
+            [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H * (len(rows) + 1) - 1], fill=WINNER
         )
 
     # Player names.
     for i, name in enumerate(names):
-        cx = lefts[i] + col_w[i] // 2
         colour = GOLD if i in winners else INK
-        _text(image, (cx, y + ROW_H // 2), name, colour, bold=True)
+        _text(image, (lefts[i] + col_w[i] // 2, y + ROW_H // 2), name, colour, bold=True)
     y += ROW_H
     draw.line([x0, y - 1, x0 + table_w - 1, y - 1], fill=INK, width=2)
 
     for n, row in enumerate(rows):
-        if row.kind in ("subtotal", "result"):
-            draw.rectangle([x0, y, x0 + label_w - 1, y + ROW_H - 1], fill=SUBTOTAL)
-            for i in range(len(players)):
-                if i not in winners:
-                    draw.rectangle(
-                        [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H - 1], fill=SUBTOTAL
-                    )
-        elif row.kind == "total":
+        shade = {"subtotal": SUBTOTAL, "result": SUBTOTAL}.get(row.kind, STRIPE if n % 2 else None)
+        if row.kind == "total":
             draw.rectangle([x0, y, x0 + table_w - 1, y + ROW_H - 1], fill=HEAD)
-        elif n % 2:
-            draw.rectangle([x0, y, x0 + label_w - 1, y + ROW_H - 1], fill=STRIPE)
-            for i in range(len(players)):
+        elif shade is not None:
+            draw.rectangle([x0, y, x0 + label_w - 1, y + ROW_H - 1], fill=shade)
+            for i in range(len(names)):
                 if i not in winners:
                     draw.rectangle(
-                        [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H - 1], fill=STRIPE
+                        [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H - 1], fill=shade
                     )
         ink = HEAD_INK if row.kind == "total" else INK
         bold = row.kind != "row"
@@ -356,17 +409,10 @@ def scorecard_png(
         y += ROW_H
         draw.line([x0, y - 1, x0 + table_w - 1, y - 1], fill=GRID)
 
-    # Column rules: the label column and each player's column.
-    top = MARGIN + title_h
+    # Column rules and the frame.
     for left in lefts:
         draw.line([left, top, left, y - 1], fill=GRID)
-    draw.rectangle([x0, MARGIN, x0 + table_w - 1, y - 1], outline=HEAD, width=2)
-
-    out = io.BytesIO()
-    # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
-    # compresses to a few tens of kilobytes.
-    image.save(out, "PNG", compress_level=1)
-    return out.getvalue()
+    draw.rectangle([x0, top, x0 + table_w - 1, y - 1], outline=HEAD, width=2)
 
 
 # --- attaching the picture to a game message ------------------------------------------
