@@ -34,6 +34,9 @@ def new_values(model: Model) -> FloatArray:
     return v
 
 
+_OTHERS = [np.array([g for g in range(6) if g != f]) for f in range(6)]
+
+
 def row_values(
     model: Model, v: FloatArray, lo: int, u_ids: IntArray, first: bool
 ) -> Iterator[tuple[str, FloatArray]]:
@@ -56,16 +59,18 @@ def row_values(
     if not lower_allowed:
         free_lower = []
     for f in range(6):
+        if not face_free[:, f].any():
+            continue  # filled in every state of the batch
         val = a[f][model.counts[:, f]]  # (252, S)
         if joker:
-            for g in range(6):
-                o = FIVE_OF_A_KIND[g]
-                if g == f:
-                    val[o] += joker_bonus
-                elif free_lower:
-                    val[o] = NEG
-                else:  # lower rows full: 0 in a free upper row, only if face g is filled
-                    val[o] = np.where(face_free[:, g], NEG, val[o] + joker_bonus)
+            val[FIVE_OF_A_KIND[f]] += joker_bonus
+            others = _OTHERS[f]
+            if free_lower:  # a joker goes to its face row, else to a lower row
+                val[FIVE_OF_A_KIND[others]] = NEG
+            else:  # lower rows full: 0 in a free upper row, only if its own face is filled
+                val[FIVE_OF_A_KIND[others]] = np.where(
+                    face_free[:, others].T, NEG, val[FIVE_OF_A_KIND[others]] + joker_bonus
+                )
         yield rs.upper[f], val
     points = model.points[1 if first and model.doubling else 0]
     for r in free_lower:
@@ -76,10 +81,10 @@ def row_values(
             assert made is not None
             w50 = v[u_ids, model.lnext[lo, r, 1]]
             val[made] = points[r][made][:, None] + w50[None, :]
-        if joker:
-            for g in range(6):
-                o = FIVE_OF_A_KIND[g]
-                val[o] = np.where(face_free[:, g], NEG, model.joker_points[r, g] + joker_bonus + w)
+        if joker:  # every lower row counts as made, unless the face row is still free
+            val[FIVE_OF_A_KIND] = np.where(
+                face_free.T, NEG, (model.joker_points[r] + joker_bonus)[:, None] + w[None, :]
+            )
         yield model.lower[r], val
 
 
