@@ -606,6 +606,7 @@ async def play_through(channel, players) -> None:
 async def test_a_finished_game_stores_its_results_and_shows_up(league) -> None:
     env, guild, channel, (ann, bob, _cid, _dan) = league
     await play_through(channel, [ann, bob])
+    final = channel.last_message  # the game's last message: the final standings
     [entry] = await env.bot.store.history(guild.id)
     assert entry.game.status == "finished"
     results = entry.results
@@ -625,6 +626,8 @@ async def test_a_finished_game_stores_its_results_and_shows_up(league) -> None:
     )
     hist = await bob.slash(channel, "poker history")
     assert hist.response.embeds[0].fields[0].name == f"Game #{entry.game.id} · classic"
+    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{final.id}"
+    assert f"({link})" in hist.response.embeds[0].fields[0].value
 
 
 async def test_a_cancelled_game_stores_no_results(league) -> None:
