@@ -482,5 +482,9 @@ async def scorecard_fields(
     if not await images_enabled(store, guild_id):
         return {"embed": embed}
     file = scorecard_file(game, names, game_id, lang, final=final)
+    if not final:
+        # The picture replaces the code-block tables of the scorecard embed, which say
+        # the same thing less legibly; the standings keep their ranked lines.
+        embed.clear_fields()
     embed.set_image(url=f"attachment://{FILENAME}")
     return {"embed": embed, "file": file}

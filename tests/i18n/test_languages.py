@@ -80,6 +80,8 @@ async def test_a_whole_game_in_each_language(club, lang: str, rules: str):
     pictured = [m for m in channel.history() if m.attachments]
     assert final in pictured or final.attachments
     assert len(pictured) >= turns  # one per turn (the last one rides on the standings)
+    card = next(m for m in channel.history() if m.attachments and m is not final)
+    assert not card.embeds[0].fields  # the picture replaces the code-block table
     attachment = final.attachments[0]
     assert attachment.filename == FILENAME
     assert final.embeds[0].image.url == f"attachment://{FILENAME}"
