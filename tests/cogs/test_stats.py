@@ -22,6 +22,7 @@ from bot.engine.replay import result, run
 from cogs.play import Seat, Table
 from cogs.stats import seat_results
 from cogs.stats._cog import parse_duration, unique_names
+from tests.cogs.play import open_game, play_to_the_end
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
 LINE = re.compile(r"^\**(\d+)\. <@(\d+)> — (\S+) \((\d+) games\)\**$")
@@ -570,42 +571,16 @@ async def test_leaderboard_buttons_work_after_a_restart(league, bot_factory) -> 
 # --- a game played through the bot -------------------------------------------------------------
 
 
-def _controls(message) -> list:
-    return [c for row in message.components for c in row.children]
-
-
-async def play_through(channel, players) -> None:
-    """Start a game with `players` (the first hosts) and play it to its end by clicks:
-    each turn throws once and records the first row offered."""
-    host = players[0]
-    lobby = await host.slash(channel, "poker new", rules="classic")
-    for p in players[1:]:
-        await p.click(lobby.response, label="Join")
-    await host.click(lobby.response, label="Start")
-    by_id = {p.id: p for p in players}
-    for _ in range(500):
-        turn = next(
-            (
-                m
-                for m in reversed(channel.history())
-                if any((c.custom_id or "").startswith("poker:roll:") for c in _controls(m))
-            ),
-            None,
-        )
-        if turn is None:
-            return
-        player = by_id[int(re.search(r"<@(\d+)>", turn.content)[1])]
-        roll = next(c for c in _controls(turn) if c.custom_id.startswith("poker:roll:"))
-        await player.click(turn, custom_id=roll.custom_id)
-        turn = message_now(channel, turn.id)
-        menu = next(c for c in _controls(turn) if c.custom_id.startswith("poker:score:"))
-        await player.select(turn, [menu.options[0].value], custom_id=menu.custom_id)
-    raise AssertionError("the game did not end")
+async def play_through(env, channel, players) -> None:
+    """Start a game with `players` (the first hosts) and play it to its end by clicks
+    (the play tests' own helpers, so the clicks follow the play cog's controls)."""
+    await open_game(channel, players[0], players[1:])
+    await play_to_the_end(env, channel, {p.id: p for p in players})
 
 
 async def test_a_finished_game_stores_its_results_and_shows_up(league) -> None:
     env, guild, channel, (ann, bob, _cid, _dan) = league
-    await play_through(channel, [ann, bob])
+    await play_through(env, channel, [ann, bob])
     final = channel.last_message  # the game's last message: the final standings
     [entry] = await env.bot.store.history(guild.id)
     assert entry.game.status == "finished"

@@ -104,11 +104,11 @@ async def test_a_game_played_in_discord_is_analysed(simcord_env) -> None:
         # loaded from the cache at start-up (into the module the extension loaded: a bot's
         # close unloads the extension, so each bot imports it anew)
         assert set(sys.modules["cogs.stats._results"].TABLES) == {"classic"}
-        await play_through(channel, [ann])
+        await play_through(env, channel, [ann])
         [entry] = await env.bot.store.history(guild.id)
         [seat] = entry.results
         assert seat.ev_loss is not None
-        assert seat.ev_loss > 0  # "first row offered" is far from perfect
+        assert seat.ev_loss > 0  # the helper records the first row offered: far from perfect
         res = await ann.slash(channel, "poker stats")
         assert f"{seat.ev_loss:.2f} points lost per decision (1 analysed games)" in (
             res.response.embeds[0].fields[0].value
