@@ -11,6 +11,7 @@ from discord.ext import commands
 from cogs._group import install
 
 from ._cog import COMMANDS, PlayCog
+from ._kick import COMMANDS as HOST_COMMANDS
 from ._service import GameService
 from ._table import Refusal, Seat, Table
 from ._views import CONTROLS, control
@@ -19,5 +20,5 @@ __all__ = ["CONTROLS", "GameService", "PlayCog", "Refusal", "Seat", "Table", "co
 
 
 async def setup(bot: commands.Bot) -> None:
-    install(*COMMANDS)
+    install(*COMMANDS, *HOST_COMMANDS)
     await bot.add_cog(PlayCog(bot))

@@ -16,6 +16,7 @@ from bot.i18n.translator import game_language, reply_language
 from . import _views
 from ._service import GameService
 from ._table import Refusal
+from ._timers import TurnTimers
 from ._views import check_permissions, guard, is_manager, service_of
 
 log = logging.getLogger(__name__)
@@ -31,13 +32,16 @@ class PlayCog(commands.Cog, name="Play"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service = GameService(bot)  # type: ignore[arg-type]
+        self.timers = TurnTimers(self.service)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*_views.CONTROLS.values())
         count = await self.service.load_active()
         log.info("loaded %d active game(s)", count)
+        self.timers.start()  # deadlines come back with the games' snapshots
 
     async def cog_unload(self) -> None:
+        self.timers.stop()
         self.bot.remove_dynamic_items(*_views.CONTROLS.values())
 
 

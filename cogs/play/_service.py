@@ -25,7 +25,7 @@ from bot.render import image
 from cogs.stats import seat_results
 from db import ChannelBusy, StaleVersion
 
-from . import _views
+from . import _timers, _views
 from ._table import MAX_SEATS, Refusal, Table, new_actions
 
 if TYPE_CHECKING:
@@ -37,6 +37,13 @@ Change = Callable[[Table], Table]
 
 # What the bot needs in a channel to run a game there (DESIGN.md, Intents).
 NEEDED = ("view_channel", "send_messages", "embed_links")
+
+
+class PublishFailed(Refusal):
+    """The change is stored, but Discord refused to show it (the player is told so)."""
+
+    def __init__(self) -> None:
+        super().__init__("timer.publish_failed")
 
 
 class MissingPermissions(Exception):  # noqa: N818 - reported to the user, not a bug
@@ -90,6 +97,10 @@ class GameService:
                 return table
         record = await self.store.active_game(channel_id)
         return None if record is None else await self.get(record.id)
+
+    def active_tables(self) -> list[Table]:
+        """The cached lobbies and games in play (the turn timers scan them)."""
+        return list(self._cache.values())
 
     def lang_of(self, game_id: int) -> str:
         table = self._cache.get(game_id)
@@ -147,6 +158,8 @@ class GameService:
 
     async def commit(self, before: Table, after: Table) -> Table:
         """Write the change (actions + snapshot, one transaction); then cache it."""
+        now = discord.utils.utcnow()
+        after = await _timers.stamp(self.store, before, after, now)
         after = replace(after, version=before.version + 1)
         finishing = after.status == "finished" and before.status != "finished"
         try:
@@ -158,7 +171,7 @@ class GameService:
                 actions=new_actions(before, after),
                 # The seats' results go in the same transaction as the last action.
                 results=seat_results(after) if finishing else (),
-                now=discord.utils.utcnow(),
+                now=now,
             )
         except StaleVersion:
             # Someone else wrote this game (another process?): forget our copy.
@@ -203,10 +216,51 @@ class GameService:
             if table is None or not table.active:
                 raise Refusal("errors.stale")
             if version is not None and version != table.version:
+                await self._refresh_if_behind(table, interaction)
                 raise Refusal("errors.stale")
             after = change(table)
             committed = await self.commit(table, after)
-            return await self.publish(table, committed, interaction)
+            try:
+                return await self.publish(table, committed, interaction)
+            except (discord.HTTPException, MissingPermissions) as exc:
+                # Stored but not shown: log it here, once, and tell the player how to
+                # see the game again (the next click on the old message refreshes it).
+                log.warning(
+                    "game %s (channel %s, version %s): stored, but Discord refused to show"
+                    " it: %r",
+                    game_id,
+                    committed.channel_id,
+                    committed.version,
+                    exc,
+                )
+                if isinstance(exc, MissingPermissions):
+                    raise
+                raise PublishFailed from None
+
+    async def _refresh_if_behind(
+        self, table: Table, interaction: discord.Interaction | None
+    ) -> None:
+        """A click on the game's own message that shows an old version (an edit Discord
+        refused): redraw that message as the game is now, so its buttons work again."""
+        message = getattr(interaction, "message", None)
+        if message is None or message.id not in (table.turn_message_id, table.lobby_message_id):
+            return
+        shown = _views.version_shown(message, table.id)
+        if shown is None or shown == table.version:
+            return
+        try:
+            if message.id == table.turn_message_id and table.status == "playing":
+                await self._edit(table, message.id, None, **self.turn_message(table))
+            elif message.id == table.lobby_message_id and table.status == "lobby":
+                await self._edit(
+                    table,
+                    message.id,
+                    None,
+                    embed=self.lobby_embed(table),
+                    view=_views.lobby_view(table),
+                )
+        except (discord.HTTPException, MissingPermissions) as exc:
+            log.warning("game %s: could not redraw message %s: %r", table.id, message.id, exc)
 
     # --- publishing ----------------------------------------------------------------------
 
@@ -286,9 +340,15 @@ class GameService:
     async def post_turn(self, table: Table) -> Table:
         """Post the current player's turn message (mentioning them) and remember it."""
         current = table.current_id
+        content = t("turn.mention", table.lang, mention=f"<@{current}>")
+        deadline = _timers.parse(table.deadline)
+        if deadline is not None and not _timers.computer_turn(table):
+            # A Discord timestamp: each reader sees "in 5 minutes" in their own locale.
+            when = f"<t:{int(deadline.timestamp())}:R>"
+            content += " " + t("timer.deadline", table.lang, when=when)
         message = await self._send(
             table,
-            content=t("turn.mention", table.lang, mention=f"<@{current}>"),
+            content=content,
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             **self.turn_message(table),
         )

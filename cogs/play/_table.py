@@ -91,7 +91,9 @@ class Table:
     final_message_id: int | None = None  # the standings (the history's jump link)
     created_at: str | None = None  # ISO, UTC
     started_at: str | None = None
-    deadline: str | None = None  # the current turn's deadline (turn-timer work)
+    deadline: str | None = None  # the current turn's deadline (cogs/play/_timers.py)
+    # Consecutive turn timeouts per seat, (user id, count): the timer marks a seat away.
+    strikes: tuple[tuple[int, int], ...] = ()
     events: tuple[Event, ...] = field(default=(), compare=False)  # of the last change only
 
     # --- queries -------------------------------------------------------------------
@@ -222,6 +224,7 @@ class Table:
             "created_at": self.created_at,
             "started_at": self.started_at,
             "deadline": self.deadline,
+            "strikes": [list(pair) for pair in self.strikes],
         }
 
     @classmethod
@@ -247,6 +250,7 @@ class Table:
             created_at=s.get("created_at"),
             started_at=s.get("started_at"),
             deadline=s.get("deadline"),
+            strikes=tuple((int(u), int(n)) for u, n in s.get("strikes", ())),
         )
 
 

@@ -43,6 +43,16 @@ def custom_id(action: str, game: int, version: int, arg: object | None = None) -
     return f"{PREFIX}:{action}:{game}:{version}{tail}"
 
 
+def version_shown(message: Any, game: int) -> int | None:
+    """The state version a game message's controls carry (None: no controls of `game`)."""
+    for row in getattr(message, "components", None) or ():
+        for item in getattr(row, "children", ()):
+            parts = (getattr(item, "custom_id", None) or "").split(":")
+            if len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game):
+                return int(parts[3]) if parts[3].isdigit() else None
+    return None
+
+
 CONTROLS: dict[str, type[Control]] = {}
 C = TypeVar("C", bound="type[Control]")
 
