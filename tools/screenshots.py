@@ -109,8 +109,9 @@ async def shoot(out: Path, database: Path, *, rules: str, language: str | None) 
             await player.click(thrown, custom_id=control_id(thrown, "hold"))
             await snap("turn", channel.last_message)
 
-            # The scorecard posted after that turn, picture included.
-            await play_turn(channel, members, hold_first=False)
+            # A scorecard half way through the game, picture included.
+            for _ in range(13):
+                await play_turn(channel, members, hold_first=False)
             card = next(
                 m for m in reversed(channel.history()) if _title(m) == t("card.title", lang)
             )
