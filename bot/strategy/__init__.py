@@ -7,8 +7,8 @@ thread or process (a table takes seconds to compute, milliseconds to load) and k
 Exact rule sets (`EXACT`: classic, yatzy, yahtzee, scandinavian) are solved by backward
 dynamic programming over turn starts; the table maximises one player's expected final
 score (solitaire: players do not interact in these rule sets, so each player is advised
-from their own card). `banked` has no table: its computer player and hints use the policy
-documented in `bot.strategy.banked`.
+from their own card). `banked` has no table: its computer player and its hint
+(`advise_banked`) use the policy documented in `bot.strategy.banked`.
 
     table = load_or_compute("yatzy", Path("data/strategy"))
     table.optimum                         # expected score of an empty card, 316.6255…
@@ -18,6 +18,7 @@ documented in `bot.strategy.banked`.
     choose("perfect", game, table, rng)   # a computer player's next decision
 """
 
+from .banked import advise_banked
 from .policy import (
     LEVELS,
     Advice,
@@ -47,6 +48,7 @@ __all__ = [
     "Record",
     "Table",
     "advise",
+    "advise_banked",
     "choose",
     "compute",
     "load",

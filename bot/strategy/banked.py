@@ -29,11 +29,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from bot.engine import Game, RuleSet, get_rules
+from bot.engine import Game, RuleSet, get_rules, totals_of
 
 from .dice import INDEX, OUTCOMES, PROB, FloatArray, best_after_throw, keep_values
 from .model import NEG
-from .policy import Decision, Hold, Level, PassTurn, Record, _sub_keeps, positions_of
+from .policy import (
+    Advice,
+    Choice,
+    Decision,
+    Hold,
+    Level,
+    PassTurn,
+    Record,
+    _sub_keeps,
+    positions_of,
+)
 
 PAR = 0.8
 EXTRA_PLANNED = 2  # banked throws the planner looks ahead (more almost never pays)
@@ -95,45 +105,64 @@ def _stage(stop: FloatArray, t: int) -> FloatArray:
 
 
 def choose_banked(level: Level, game: Game, rng: random.Random) -> Decision:
-    rs = game.rules
-    card = game.card
-    free = _free_rows(rs, card.rows)
     if not game.dice:
         return Hold(())
     if level == "easy":
         return _easy(game, rng)
+    return _ranked(game, perfect=level == "perfect")[0][1]
+
+
+def advise_banked(game: Game, top: int = 3) -> Advice:
+    """The banked policy's best choices now, best first.
+
+    A choice's `expected` is the card's total now plus the policy's value of the choice
+    for this turn (points, penalties avoided and banked throws, less the par): a ranking
+    score in points, NOT an expected final score (banked has no exact solution).
+    """
+    if game.finished:
+        raise ValueError("the game is over")
+    base = float(totals_of(game.rules, game.card).total)
+    if not game.dice:
+        return Advice((Choice(Hold(()), base),))
+    ranked = _ranked(game, perfect=True)
+    return Advice(tuple(Choice(d, base + v) for v, d in ranked[:top]))
+
+
+def _ranked(game: Game, *, perfect: bool) -> list[tuple[float, Decision]]:
+    """Every choice now with the planner's value, best first (a pass is always legal)."""
+    rs = game.rules
+    card = game.card
+    free = _free_rows(rs, card.rows)
     rounds_left = (rs.max_rounds or 40) - game.round + 1
-    planned = min(card.bank, EXTRA_PLANNED) if level == "perfect" else 0
-    par = PAR if level == "perfect" and rounds_left > len(free) else 0.0
+    planned = min(card.bank, EXTRA_PLANNED) if perfect else 0
+    par = PAR if perfect and rounds_left > len(free) else 0.0
     horizon = min(game.throw_limit(), rs.throws + planned)
     _, keeps = _plan(rs.name, free, horizon, par)
     t = game.throws
     o = INDEX[5][tuple(sorted(game.dice))]
     gains = _row_gains(rs.name)
     mean = _mean_gain(rs.name)
-    legal = {opt.row for opt in game.options()}
-    best: tuple[float, Decision] = (-3.0 * max(0, t - 3), PassTurn())
-    for row in free:
-        if row in legal:
-            val = float(gains[row][o] - par * mean[row]) + 3 * (3 - t)
-            if val > best[0]:
-                best = (val, Record(row))
+    out: list[tuple[float, Decision]] = [(-3.0 * max(0, t - 3), PassTurn())]
+    out.extend(
+        (float(gains[opt.row][o] - par * mean[opt.row]) + 3 * (3 - t), Record(opt.row))
+        for opt in game.options()
+    )
     if t < horizon:
         for keep in _sub_keeps(tuple(sorted(game.dice))):
             val = float(keeps[t][len(keep)][INDEX[len(keep)][keep]])
-            if val > best[0]:
-                best = (val, Hold(positions_of(game.dice, keep)))
-    return best[1]
+            out.append((val, Hold(positions_of(game.dice, keep))))
+    # Stable: on equal values a record beats a pass, a pass beats throwing again.
+    order = {Record: 0, PassTurn: 1, Hold: 2}
+    return sorted(out, key=lambda c: (-c[0], order[type(c[1])]))
 
 
 def _easy(game: Game, rng: random.Random) -> Decision:
+    """Record the best immediate score as soon as a figure is made; pass after three."""
     options = game.options()
-    if options and (game.throws_left() <= 0 or game.throws >= game.rules.throws):
+    if options:
         return Record(max(options, key=lambda o: o.points).row)
     if game.throws >= game.rules.throws:
         return PassTurn()
-    if options:
-        return Record(max(options, key=lambda o: o.points).row)
     counts = Counter(game.dice)
     top = max(counts.values())
     face = max(f for f, n in counts.items() if n == top) if top > 1 else rng.choice(game.dice)

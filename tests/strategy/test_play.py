@@ -13,6 +13,7 @@ from bot.strategy import (
     PassTurn,
     Record,
     advise,
+    advise_banked,
     choose,
     compute,
 )
@@ -130,3 +131,18 @@ def test_vectorised_simulation_from_a_late_yatzy_card():
     table = compute("yatzy", start=rows)
     scores = simulate_perfect(table, 3000, seed=4)
     _within_three_standard_errors(list(scores), table.optimum)
+
+
+def test_banked_hint_ranks_the_policy_choices():
+    game = Game.new("banked", ["p"])
+    assert advise_banked(game).best.decision == Hold(())
+    game, _ = game.roll("p", (), [4, 4, 4, 2, 6])
+    hint = advise_banked(game)
+    assert len(hint.choices) == 3
+    values = [c.expected for c in hint.choices]
+    assert values == sorted(values, reverse=True)
+    # Upper first: fours is made (three fours) and recording it after one throw banks two.
+    assert Record("fours") in [c.decision for c in hint.choices]
+    assert hint.best.decision == choose("perfect", game, None, random.Random(0))
+    with pytest.raises(ValueError, match="over"):
+        advise_banked(replace(game, finished=True))
