@@ -154,8 +154,9 @@ def play_for_absent(
     player = game.player
     level: Level = "perfect" if strategy is not None or game.rules.banked else "easy"
     events: list[Event] = []
+    turn = turn_key(game)
     for _ in range(MAX_STEPS):
-        if game.finished or game.player != player:
+        if turn_key(game) != turn:  # the turn is over (a solo player stays the player)
             break
         game, event = _step(game, player, choose(level, game, strategy, rng), dice)
         events.append(event)
