@@ -60,7 +60,8 @@ async def test_the_turn_message_shows_the_deadline_and_a_missed_turn_is_played(t
     assert "score" in actions[-1]  # the whole turn: throws, then a row
     assert any(f"{absent.name} ran out of time" in c for c in contents(channel))
     following = turn_message(channel)
-    assert following is not None and following.id != turn.id
+    assert following is not None
+    assert following.id != turn.id
     assert current_member(following, {ann.id: ann, bob.id: bob}) is not absent
     record = await env.bot.store.get_game(game_id)
     assert _timers.parse(record.state["deadline"]) > discord.utils.utcnow()
@@ -151,7 +152,8 @@ async def test_a_lobby_nobody_starts_expires(table):
     assert fresh(env, lobby).components == []
     # The channel is free again.
     again = await bob.slash(channel, "poker new")
-    assert again.acknowledged and not again.ephemeral
+    assert again.acknowledged
+    assert not again.ephemeral
 
 
 # --- /poker kick ------------------------------------------------------------------------
@@ -164,7 +166,7 @@ def ephemeral_text(res) -> str:
 
 
 async def test_the_host_removes_a_player_from_the_lobby_after_confirming(table):
-    env, channel, ann, bob, cid = table
+    env, channel, ann, bob, _cid = table
     lobby = (await ann.slash(channel, "poker new")).response
     await bob.click(lobby, label="Join")
     asked = await ann.slash(channel, "poker kick", member=bob)
@@ -225,15 +227,17 @@ async def test_resume_posts_a_working_turn_message(table):
     assert controls(fresh(env, old)) == {"hold": []}  # one live copy
     player = current_member(new, members)
     rolled = await player.click(new, custom_id=controls(new)["roll"]["custom_id"])
-    assert rolled.acknowledged and not rolled.ephemeral
+    assert rolled.acknowledged
+    assert not rolled.ephemeral
     assert len(await stored_actions(env, game_id_of(new))) == 1
 
 
 @pytest.mark.parametrize("command", ["poker kick", "poker resume"])
 async def test_without_a_game_the_commands_say_so(table, command):
-    env, channel, ann, bob, _ = table
+    _env, channel, ann, bob, _ = table
     options = {"member": bob} if command == "poker kick" else {}
     res = await ann.slash(channel, command, **options)
-    assert res.acknowledged and res.ephemeral
+    assert res.acknowledged
+    assert res.ephemeral
     text = res.response.content if res.response else res.followups[0].content
     assert "no game" in text.lower()
