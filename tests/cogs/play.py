@@ -27,9 +27,11 @@ def controls(message: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"hold": []}
     rows = message.components
     for row in rows:
-        children = row.get("components", []) if isinstance(row, dict) else [
-            c.to_dict() for c in getattr(row, "children", [])
-        ]
+        children = (
+            row.get("components", [])
+            if isinstance(row, dict)
+            else [c.to_dict() for c in getattr(row, "children", [])]
+        )
         for item in children:
             cid = item.get("custom_id") or ""
             if not cid.startswith("poker:"):
@@ -124,9 +126,7 @@ async def play_turn(env: Any, channel: Any, members: dict[int, Any], *, rolls: i
     return True
 
 
-async def play_to_the_end(
-    env: Any, channel: Any, members: dict[int, Any], limit: int = 400
-) -> int:
+async def play_to_the_end(env: Any, channel: Any, members: dict[int, Any], limit: int = 400) -> int:
     turns = 0
     while await play_turn(env, channel, members):
         turns += 1
@@ -148,8 +148,7 @@ def replay_cli(document: dict[str, Any]) -> dict[str, Any]:
 async def stored_document(bot: Any, game_id: int) -> dict[str, Any]:
     record = await bot.store.get_game(game_id)
     players = [c["name"] for c in record.state["game"]["cards"]]
-    return {"rules": record.rules, "players": players,
-            "actions": await bot.store.actions(game_id)}
+    return {"rules": record.rules, "players": players, "actions": await bot.store.actions(game_id)}
 
 
 async def click_snapshot(actor: Any, snapshot: Any, custom_id: str) -> Any:
@@ -159,7 +158,8 @@ async def click_snapshot(actor: Any, snapshot: Any, custom_id: str) -> Any:
     the message as it was before the bot's edit arrived. This replays exactly that.
     """
     button = next(
-        c for c in simcord_actors.walk_components(snapshot.components)
+        c
+        for c in simcord_actors.walk_components(snapshot.components)
         if c.get("custom_id") == custom_id
     )
     data = {"custom_id": custom_id, "component_type": button["type"]}

@@ -13,9 +13,7 @@ from .play import (
 )
 
 
-@pytest.mark.parametrize(
-    ("rules", "count"), [("classic", 3), ("yatzy", 2), ("banked", 2)]
-)
+@pytest.mark.parametrize(("rules", "count"), [("classic", 3), ("yatzy", 2), ("banked", 2)])
 async def test_full_game_matches_replay(table, rules, count):
     env, channel, ann, bob, cid = table
     players = [ann, bob, cid][:count]

@@ -45,7 +45,11 @@ async def test_restart_mid_turn_keeps_held_dice_and_old_buttons_work(table, bot_
     await current.click(turn, custom_id=controls(fresh(env, turn))["hold"][2]["custom_id"])
     before = controls(fresh(env, turn))
     assert [b.get("emoji", {}).get("name") for b in before["hold"]] == [
-        "🔒", None, "🔒", None, None
+        "🔒",
+        None,
+        "🔒",
+        None,
+        None,
     ]
 
     await env.bot.close()
@@ -232,3 +236,52 @@ async def test_rules_scorecard_and_card_button_are_ephemeral(table):
     res = await stranger.slash(channel, "poker scorecard")
     assert "no scorecard" in refusal_text(res)
     assert "pass" in controls(fresh(env, turn))
+
+
+async def test_lobby_buttons_work_after_a_restart(table, bot_factory):
+    env, channel, ann, bob, cid = table
+    lobby = (await ann.slash(channel, "poker new", rules="yatzy")).response
+    await bob.click(lobby, label="Join")
+    await env.bot.close()
+    await env.restart_bot(bot_factory())
+    assert not (await cid.click(lobby, label="Join")).ephemeral
+    assert not (await ann.click(lobby, label="Start")).ephemeral
+    opening = next(
+        m for m in channel.history() if m.embeds and m.embeds[0].title == "Opening throw"
+    )
+    text = opening.embeds[0].description
+    assert all(name in text for name in ("ann", "bob", "cid"))
+    assert "starts. Seat order:" in text
+    assert turn_message(channel) is not None
+
+
+async def test_a_failure_inside_a_click_is_answered_and_changes_nothing(table, monkeypatch):
+    env, _channel, turn, current, _ = await started(table)
+    service = env.bot.get_cog("Play").service
+
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(service.store, "save", broken)
+    res = await current.click(turn, custom_id=controls(fresh(env, turn))["roll"]["custom_id"])
+    assert "Something went wrong" in refusal_text(res)
+    monkeypatch.undo()
+    assert await env.bot.store.actions(game_id_of(turn)) == []
+    # the same button works once the fault is gone: nothing was half-applied
+    res = await current.click(turn, custom_id=controls(fresh(env, turn))["roll"]["custom_id"])
+    assert not res.ephemeral
+    assert len(await env.bot.store.actions(game_id_of(turn))) == 1
+
+
+async def test_a_failing_command_is_answered_by_the_tree_error_handler(table, monkeypatch):
+    env, channel, ann, _bob, _cid = table
+    service = env.bot.get_cog("Play").service
+
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError("store on fire")
+
+    monkeypatch.setattr(service, "in_channel", broken)
+    res = await ann.slash(channel, "poker scorecard")
+    assert "Something went wrong" in refusal_text(res)
+    # the error reached the tree's handler (and was logged there), not the void
+    simcord.assert_error(env, RuntimeError, contains="store on fire")
