@@ -67,7 +67,7 @@ class DicePokerBot(commands.Bot):
         settings: Settings,
         *,
         dice: DiceSource | None = None,
-        sync_globally: bool = False,
+        sync_globally: bool | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -79,8 +79,11 @@ class DicePokerBot(commands.Bot):
         )
         self.settings = settings
         self.dice: DiceSource = dice if dice is not None else secrets.SystemRandom()
-        # Tests sync globally at start-up (simcord needs a synced tree); production
-        # syncs to DEV_GUILD_ID here, globally only through `python -m bot sync`.
+        # Production syncs to DEV_GUILD_ID here, globally only through `python -m bot sync`.
+        # A bot built without a token runs in an offline harness (simcord, the tests, the
+        # benchmark), which needs a synced tree to invoke commands: it syncs where it runs.
+        if sync_globally is None:
+            sync_globally = settings.discord_token is None and not settings.dev_guild_id
         self.sync_globally = sync_globally
         self.store: Store | None = None
 

@@ -41,7 +41,7 @@ def bot_factory(tmp_path: Path, dice_seed: int) -> Callable[[], DicePokerBot]:
     dice = random.Random(dice_seed)
 
     def build() -> DicePokerBot:
-        return DicePokerBot(settings_for_tests(tmp_path), dice=dice, sync_globally=True)
+        return DicePokerBot(settings_for_tests(tmp_path), dice=dice)
 
     return build
 
