@@ -74,6 +74,8 @@ class DicePokerBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=PokerTree,
+            # Names are shown in content too: only the explicit player mention may ping.
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
             **options,
         )

@@ -17,7 +17,7 @@ from . import _views
 from ._service import GameService
 from ._table import Refusal
 from ._timers import TurnTimers
-from ._views import check_permissions, guard, is_manager, service_of
+from ._views import check_permissions, guard, is_manager, service_of, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ async def new(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=user.id,
-            host_name=user.display_name,
+            host_name=shown_name(user),
             rules=rules,
             lang=lang,
         )

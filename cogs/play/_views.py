@@ -173,7 +173,7 @@ class Join(Control, template=template("join")):
 
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
         user = interaction.user
-        await self.apply(interaction, service, lambda tb: tb.join(user.id, user.display_name))
+        await self.apply(interaction, service, lambda tb: tb.join(user.id, shown_name(user)))
 
 
 @control("leave")
@@ -203,6 +203,11 @@ class Cancel(Control, template=template("cancel")):
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
         user_id, manager = interaction.user.id, is_manager(interaction)
         await self.apply(interaction, service, lambda tb: tb.cancel(user_id, manager=manager))
+
+
+def shown_name(user: discord.abc.User) -> str:
+    """A member's name as the game shows it: markdown in names must not restyle embeds."""
+    return discord.utils.escape_markdown(user.display_name)
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

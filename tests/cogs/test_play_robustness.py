@@ -285,3 +285,19 @@ async def test_a_failing_command_is_answered_by_the_tree_error_handler(table, mo
     assert "Something went wrong" in refusal_text(res)
     # the error reached the tree's handler (and was logged there), not the void
     simcord.assert_error(env, RuntimeError, contains="store on fire")
+
+
+async def test_names_cannot_restyle_or_ping(table):
+    env, channel, ann, _bob, _cid = table
+    odd = channel.guild.add_member(env.create_user("st*r_man"))
+    lobby = (await ann.slash(channel, "poker new")).response
+    await odd.click(lobby, label="Join")
+    players = fresh(env, lobby).embeds[0]["fields"][1]["value"]
+    assert "st\\*r\\_man" in players
+    await ann.click(lobby, label="Start")
+    turn = turn_message(channel)
+    assert turn.content.startswith("<@")
+    # the bot never allows @everyone or role pings, whatever a name or text contains
+    mentions = env.bot.allowed_mentions
+    assert mentions.everyone is False
+    assert mentions.roles is False
