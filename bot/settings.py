@@ -16,3 +16,4 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     strategy_dir: Path = Path("data/strategy")  # cached strategy tables (bot/strategy)
+    bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)

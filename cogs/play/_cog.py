@@ -38,9 +38,13 @@ class PlayCog(commands.Cog, name="Play"):
         self.bot.add_dynamic_items(*_views.CONTROLS.values())
         count = await self.service.load_active()
         log.info("loaded %d active game(s)", count)
+        # Games whose computer seat was to move when the bot stopped continue now.
+        self.service.computer.resume(self.service._cache.values())
         self.timers.start()  # deadlines come back with the games' snapshots
 
     async def cog_unload(self) -> None:
+        self.service.computer.stop()
+        self.service.tables.close()
         self.timers.stop()
         self.bot.remove_dynamic_items(*_views.CONTROLS.values())
 

@@ -22,10 +22,11 @@ from bot import render
 from bot.engine import Left, Passed, Scored
 from bot.i18n import t
 from bot.render import image
+from bot.strategy.tables import TableManager
 from cogs.stats import seat_results
 from db import ChannelBusy, StaleVersion
 
-from . import _timers, _views
+from . import _analysis, _bots, _hint, _timers, _views
 from ._table import MAX_SEATS, Refusal, Table, new_actions
 
 if TYPE_CHECKING:
@@ -66,6 +67,11 @@ class GameService:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, Table] = {}
+        # Strategy tables (hints, perfect computer seats, the post-game analysis).
+        self.tables = TableManager(getattr(getattr(bot, "settings", None), "strategy_dir", None))
+        self.computer = _bots.ComputerPlayers(self)
+        self._hints: dict[int, bool] = {}  # game id → Hint button shown (server setting)
+        self._reports: dict[int, _analysis.Report | None] = {}  # finished, not yet shown
 
     @property
     def store(self) -> Any:
@@ -162,6 +168,12 @@ class GameService:
         after = await _timers.stamp(self.store, before, after, now)
         after = replace(after, version=before.version + 1)
         finishing = after.status == "finished" and before.status != "finished"
+        report = None
+        if finishing:
+            report = self._reports[after.id] = await _analysis.analyse_finished(self.tables, after)
+        elif before.status == "lobby" and after.status == "playing":
+            self._hints[after.id] = await _hint.hints_allowed(self, after.guild_id)
+            self.tables.preload(after.rules)  # from the disk cache only: milliseconds
         try:
             record = await self.store.save(
                 before.id,
@@ -170,7 +182,11 @@ class GameService:
                 status=after.status if after.status != before.status else None,
                 actions=new_actions(before, after),
                 # The seats' results go in the same transaction as the last action.
-                results=seat_results(after) if finishing else (),
+                results=seat_results(
+                    after, None if report is None else _analysis.ev_losses(report)
+                )
+                if finishing
+                else (),
                 now=now,
             )
         except StaleVersion:
@@ -182,6 +198,9 @@ class GameService:
             self._cache[after.id] = after
         else:
             self._cache.pop(after.id, None)
+        self.computer.notice(after)  # a computer seat to move: its task takes the turn
+        if not after.active:
+            self._hints.pop(after.id, None)
         return after
 
     async def remember(self, table: Table, **ids: int | None) -> Table:
@@ -334,13 +353,16 @@ class GameService:
         game = table.require_game()
         return {
             "embed": render.turn_embed(game, table.names, table.id, table.lang),
-            "view": _views.turn_view(table),
+            "view": _views.turn_view(table, hints=self._hints.get(table.id, True)),
         }
 
     async def post_turn(self, table: Table) -> Table:
         """Post the current player's turn message (mentioning them) and remember it."""
         current = table.current_id
         content = t("turn.mention", table.lang, mention=f"<@{current}>")
+        seat = table.seat(current) if current is not None else None
+        if seat is not None and seat.is_bot:  # no member to mention: say who plays
+            content = t("bots.turn", table.lang, name=seat.name)
         deadline = _timers.parse(table.deadline)
         if deadline is not None and not _timers.computer_turn(table):
             # A Discord timestamp: each reader sees "in 5 minutes" in their own locale.
@@ -413,6 +435,7 @@ class GameService:
             # The final picture goes with the standings, not twice.
             await self._send(after, embed=card)
             standings = render.standings_embed(after.game, names, after.id, lang)
+            _analysis.add_to_standings(standings, after, self._reports.pop(after.id, None), lang)
             final = await self._send(after, **await self._pictured(after, standings, final=True))
             return await self.remember(after, final_message_id=final.id)  # history links here
         await self._send(after, **await self._pictured(after, card, final=False))

@@ -288,11 +288,16 @@ def lobby_view(table: Table) -> discord.ui.View:
             label=t(f"lobby.{key}", lang), style=style, custom_id=custom_id(key, g, v), row=0
         )
         view.add_item(cls(button, g, v))
+    from ._bots import add_bot_select  # noqa: PLC0415 - _bots builds on this module
+
+    add = add_bot_select(table)
+    if add is not None:
+        view.add_item(add)
     return view
 
 
-def turn_view(table: Table) -> discord.ui.View:
-    """Five dice (hold toggles), Roll, [Pass], Scorecard, and the select of rows."""
+def turn_view(table: Table, *, hints: bool = True) -> discord.ui.View:
+    """Five dice (hold toggles), Roll, [Pass], Scorecard, [Hint], and the select of rows."""
     game = table.require_game()
     lang, g, v = table.lang, table.id, table.version
     view = discord.ui.View(timeout=None)
@@ -333,6 +338,12 @@ def turn_view(table: Table) -> discord.ui.View:
         row=1,
     )
     view.add_item(CardButton(card, g, v))
+    if hints:
+        from ._hint import hint_button  # noqa: PLC0415 - _hint builds on this module
+
+        hint = hint_button(table)
+        if hint is not None:
+            view.add_item(hint)
     options = game.options()
     if options:
         select: discord.ui.Select[Any] = discord.ui.Select(
