@@ -10,6 +10,8 @@ import io
 import json
 import random
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import discord
@@ -420,19 +422,32 @@ async def test_history_empty_server_and_pages(league) -> None:
 # --- /poker export ------------------------------------------------------------------------------
 
 
-async def test_export_replays_to_the_stored_results(league) -> None:
+def replay_file(path) -> dict:
+    """`python -m bot replay FILE`, as a subprocess."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "replay", str(path)], capture_output=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+async def test_export_replays_to_the_stored_results(league, tmp_path) -> None:
     env, guild, channel, (ann, bob, cid, dan) = league
-    members = [(ann.id, "Ann"), (bob.id, "Ann"), (cid.id, "cid")]  # two display names alike
+    members = [(ann.id, "Ann"), (bob.id, "Ann"), (cid.id, "Сид")]  # two display names alike
     game_id = await store_game(env, guild, channel, members, seed=8, rules="yatzy")
     res = await dan.slash(channel, "poker export", game=game_id)
     assert res.acknowledged
     assert res.ephemeral
     [attachment] = res.response.attachments
     assert attachment.filename == f"dicepoker-game-{game_id}.json"
-    doc = json.loads(await attachment.read())
+    data = await attachment.read()
+    doc = json.loads(data)
     assert set(doc) == {"rules", "players", "actions"}
     assert doc["rules"] == "yatzy"
-    assert sorted(doc["players"]) == ["Ann", "Ann (2)", "cid"]
+    assert sorted(doc["players"]) == ["Ann", "Ann (2)", "Сид"]
+    # the file as downloaded is what `python -m bot replay FILE` checks
+    path = tmp_path / attachment.filename
+    path.write_bytes(data)
+    cli = {p["name"]: p["total"] for p in replay_file(path)["players"]}
     assert len(doc["actions"]) == len(await env.bot.store.actions(game_id))
     game = run(doc)
     assert game.finished
@@ -440,6 +455,7 @@ async def test_export_replays_to_the_stored_results(league) -> None:
     for r in await env.bot.store.results(game_id):
         name = doc["players"][r.seat]
         assert (replayed[name]["total"], replayed[name]["rank"]) == (r.total, r.rank)
+        assert cli[name] == r.total
 
 
 async def test_export_refuses_other_servers_and_unstarted_games(league) -> None:
