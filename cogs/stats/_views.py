@@ -114,7 +114,7 @@ def board_view(page: BoardPage, member_id: int, lang: str) -> discord.ui.View:
 
 class BoardPager(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"poker:lb:(?P<metric>[a-z]+):(?P<rules>[a-z]+):(?P<page>\d+):(?P<member>\d+):(?P<way>[pnc])",
+    template=r"poker:lb:(?P<metric>[a-z]+):(?P<rules>[a-z0-9_]+):(?P<page>\d+):(?P<member>\d+):(?P<way>[pnc])",
 ):
     """A pager button of a leaderboard message, stateless: the id says which page to show.
 
