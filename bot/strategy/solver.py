@@ -34,6 +34,7 @@ def new_values(model: Model) -> FloatArray:
     return v
 
 
+CHUNK = 256
 _OTHERS = [np.array([g for g in range(6) if g != f]) for f in range(6)]
 
 
@@ -117,7 +118,9 @@ def batches(model: Model) -> list[list[tuple[int, IntArray]]]:
         for k, u_ids in by_pop.items():
             if rs.upper_first and k < 6 and (lkey & model.full_lower) != base_lower:
                 continue  # unreachable: no lower row before the upper rows are done
-            levels.setdefault(lpop + k, []).append((lo, u_ids))
+            # Chunks small enough that a turn's (252, chunk) arrays stay in the core's cache.
+            for i in range(0, len(u_ids), CHUNK):
+                levels.setdefault(lpop + k, []).append((lo, u_ids[i : i + CHUNK]))
     return [levels[n] for n in sorted(levels, reverse=True)]
 
 
