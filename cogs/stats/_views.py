@@ -80,8 +80,13 @@ def board_embed(page: BoardPage, member_id: int, lang: str) -> discord.Embed:
     return embed
 
 
+# The league's own namespace: the play cog answers every other `poker:` id itself (its
+# fallback calls an unknown one out of date), so the pager must not start with `poker:`.
+PREFIX = "league:board"
+
+
 def board_id(metric: str, rules: str | None, page: int, member: int, way: str) -> str:
-    return f"poker:lb:{metric}:{rules or ALL_RULES}:{page}:{member}:{way}"
+    return f"{PREFIX}:{metric}:{rules or ALL_RULES}:{page}:{member}:{way}"
 
 
 def board_view(page: BoardPage, member_id: int, lang: str) -> discord.ui.View:
@@ -114,7 +119,7 @@ def board_view(page: BoardPage, member_id: int, lang: str) -> discord.ui.View:
 
 class BoardPager(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"poker:lb:(?P<metric>[a-z]+):(?P<rules>[a-z0-9_]+):(?P<page>\d+):(?P<member>\d+):(?P<way>[pnc])",
+    template=r"league:board:(?P<metric>[a-z]+):(?P<rules>[a-z0-9_]+):(?P<page>\d+):(?P<member>\d+):(?P<way>[pnc])",
 ):
     """A pager button of a leaderboard message, stateless: the id says which page to show.
 
