@@ -164,7 +164,8 @@ def value_of(table: Table, game: Game, decision: Decision) -> float:
 
 
 def _stop_later(arrays: TurnArrays) -> FloatArray:
-    return np.max(np.stack(list(arrays.rows[False].values())), axis=0)
+    out: FloatArray = np.max(np.stack(list(arrays.rows[False].values())), axis=0)
+    return out
 
 
 def loss(table: Table, game_before: Game, decision: Decision) -> float:
@@ -265,7 +266,8 @@ def _normal(game: Game) -> Decision:
         if game.throws == 2
         else keep_values(best_after_throw(later, keep_values(later)))
     )
-    best_keep, best_val = (), NEG
+    best_keep: tuple[int, ...] = ()
+    best_val = NEG
     for keep in _sub_keeps(tuple(sorted(game.dice))):
         val = float(keeps[len(keep)][INDEX[len(keep)][keep]])
         if val > best_val:

@@ -72,7 +72,8 @@ def _throw(rng: np.random.Generator, keep_counts: IntArray, code: IntArray) -> I
     new = rng.integers(1, 7, size=(n, 5))
     thrown = np.arange(5)[None, :] < (5 - keep_counts.sum(axis=1))[:, None]
     add = ((new[:, :, None] == _FACES) & thrown[:, :, None]).sum(axis=1)
-    return code[(keep_counts + add) @ _BASE]
+    out: IntArray = code[(keep_counts + add) @ _BASE]
+    return out
 
 
 def simulate_perfect(table: Table, games: int, seed: int = 0) -> FloatArray:
