@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 
 import discord
@@ -20,17 +19,15 @@ LOCALE_OF = {
 }
 
 
-def the_tree() -> tuple[app_commands.CommandTree, app_commands.Group]:
-    """The real `/poker` group with every cog's subcommands, on a client that never connects."""
-    from bot.app import COGS
-    from cogs._group import poker_group
-
-    for name in COGS:  # importing a cog registers its subcommands on the group
-        importlib.import_module(name)
-
-    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    tree.add_command(poker_group)
-    return tree, poker_group
+@pytest.fixture
+async def the_tree(simcord_env):
+    """The real `/poker` group of a started bot, with every cog's subcommands."""
+    env = simcord_env
+    group = env.bot.tree.get_command("poker")
+    assert isinstance(group, app_commands.Group)
+    yield env.bot.tree, group
+    if not env.bot.is_closed():
+        await env.bot.close()
 
 
 def test_discord_locales_map_to_catalogs():
@@ -77,8 +74,8 @@ def test_every_catalog_name_obeys_discord(lang: str):
     assert all(1 <= len(v) <= 100 for v in descriptions.values()), descriptions
 
 
-def test_english_names_are_the_declared_names():
-    _, group = the_tree()
+def test_english_names_are_the_declared_names(the_tree):
+    _, group = the_tree
     en = catalog("en")
     assert en[f"commands.names.{group.name}"] == group.name
     for command in group.commands:
@@ -90,8 +87,8 @@ def test_english_names_are_the_declared_names():
 
 
 @pytest.mark.parametrize("lang", OTHERS)
-async def test_the_real_tree_is_translated_everywhere(lang: str):
-    tree, group = the_tree()
+async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
+    tree, group = the_tree
     payload = await group.get_translated_payload(tree, CatalogTranslator())
     locale = LOCALE_OF[lang].value
     cat = catalog(lang)
@@ -117,8 +114,8 @@ async def test_the_real_tree_is_translated_everywhere(lang: str):
     assert len(set(subcommands)) == len(subcommands)
 
 
-async def test_english_and_unknown_locales_keep_the_declared_strings():
-    _, group = the_tree()
+async def test_english_and_unknown_locales_keep_the_declared_strings(the_tree):
+    _, group = the_tree
     command = group.get_command("new")
     assert command is not None
     context = app_commands.TranslationContext(
@@ -136,8 +133,10 @@ async def test_english_and_unknown_locales_keep_the_declared_strings():
     assert await t.translate(app_commands.locale_str("x"), discord.Locale.russian, other) is None
 
 
-async def test_a_bad_catalog_name_falls_back_to_english_with_a_warning(monkeypatch, caplog):
-    _, group = the_tree()
+async def test_a_bad_catalog_name_falls_back_to_english_with_a_warning(
+    the_tree, monkeypatch, caplog
+):
+    _, group = the_tree
     command = group.get_command("new")
     context = app_commands.TranslationContext(
         app_commands.TranslationContextLocation.command_name, command
