@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 import time
+import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -156,8 +157,8 @@ def load(rules: str, cache_dir: Path) -> Table | None:
         with np.load(target, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             stored = data["values"]
-    except (OSError, ValueError, KeyError, json.JSONDecodeError):
-        return None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None  # missing, truncated or not ours: compute it again
     model = _model(rules)
     expected_shape = (len(model.upper_keys), len(model.lower_keys))
     if meta.get("version") != FORMAT_VERSION or tuple(stored.shape) != expected_shape:

@@ -46,6 +46,9 @@ def test_load_refuses_missing_damaged_and_other_version_files(tmp_path, classic,
     assert load("classic", tmp_path) is None
     path_for("classic", tmp_path).write_bytes(b"not a table")
     assert load("classic", tmp_path) is None
+    good = save(classic, tmp_path).read_bytes()
+    path_for("classic", tmp_path).write_bytes(good[: len(good) // 2])  # a torn copy
+    assert load("classic", tmp_path) is None
     save(classic, tmp_path)
     monkeypatch.setattr(table_module, "FORMAT_VERSION", FORMAT_VERSION + 1)
     assert load("classic", tmp_path) is None  # another version's file name
@@ -134,3 +137,13 @@ def test_solve_command_refuses_unknown_rules(tmp_path, capsys):
     assert err.count("\n") == 1
     assert "unknown rules 'poker'" in err
     assert not any(tmp_path.iterdir())
+
+
+def test_each_player_is_advised_from_their_own_card(classic):
+    game = Game.new("classic", ["ann", "bob"])
+    game, _ = game.roll("ann", (), [6, 6, 6, 6, 6])
+    game, _ = game.score("ann", "sixes")
+    assert game.player == "bob"
+    assert advise(classic, game).best.expected == pytest.approx(classic.optimum)
+    ann = game.card_of("ann")
+    assert classic.expected(ann) > classic.optimum  # +12 in sixes is a good start
