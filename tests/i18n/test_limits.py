@@ -1,0 +1,44 @@
+"""Translations stay inside Discord's limits, and `/poker rules` exists in every language."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import RULESETS
+from bot.i18n import LANGUAGES, catalog, t
+from bot.render import rules_embed
+
+BUTTONS = ("lobby.join", "lobby.leave", "lobby.start", "lobby.cancel", "turn.pass", "turn.card")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_button_and_menu_texts_fit(lang: str):
+    for key in BUTTONS:
+        assert 1 <= len(t(key, lang)) <= 80, key  # a button label
+    assert len(t("turn.roll", lang, left=3)) <= 80
+    assert len(t("turn.select", lang)) <= 150  # a select placeholder
+    # The longest menu option: a row name with every suffix it can carry.
+    suffixes = t("turn.doubled", lang) + t("turn.premium", lang, premium=50)
+    suffixes += t("turn.joker_bonus", lang, bonus=100)
+    for key, name in catalog(lang).items():
+        if key.startswith("rows."):
+            assert len(t("turn.option", lang, row=name, points="−18") + suffixes) <= 100, key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_short_row_labels_keep_the_text_table_narrow(lang: str):
+    short = {k: v for k, v in catalog(lang).items() if k.startswith("rows_short.")}
+    assert short
+    assert all(len(v) <= 4 for v in short.values()), short
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_poker_rules_explains_every_rule_set_in_every_language(lang: str, rules: str):
+    embed = rules_embed(rules, lang)
+    text = catalog(lang)[f"rules_card.{rules}"].strip()
+    assert embed.description == text
+    assert len(embed.description) <= 4096
+    assert embed.title.startswith(catalog(lang)["rules_card.title"].split("{")[0])
+    if lang != "en":
+        assert embed.description != catalog("en")[f"rules_card.{rules}"].strip()
