@@ -26,7 +26,7 @@ from .table import EXACT, Table, compute, load, path_for, save
 log = logging.getLogger(__name__)
 
 Loader = Callable[[str], Table]
-Status = Literal["ready", "loading", "failed", "none"]
+Status = Literal["ready", "loading", "idle", "failed", "none"]  # none: banked
 
 
 class TableManager:
@@ -67,7 +67,8 @@ class TableManager:
             return "ready"
         if rules in self._failed:
             return "failed"
-        return "loading"
+        job = self._jobs.get(rules)
+        return "loading" if job is not None and not job.done() else "idle"
 
     async def wait(self, rules: str) -> Table | None:
         """The table, waiting for the worker if need be (None: banked, or the work failed)."""

@@ -44,7 +44,9 @@ async def analyse_finished(tables: TableManager, table: Table) -> Report | None:
 
 
 def ev_losses(report: Report | None) -> dict[str, float]:
-    """What the results store: the mean, for players who made at least one decision."""
+    """What the results store: the mean, for players who made at least one decision.
+
+    Without a report every seat stores NULL, as the standings say "not analysed"."""
     if report is None:
         return {}
     return {p: r.mean for p, r in report.items() if r.decisions}

@@ -109,6 +109,8 @@ class ComputerPlayers:
         """Start-up: continue every game (of `tables`) whose player to move is a bot."""
         count = 0
         for table in list(tables):
+            if table.status == "playing":  # hints after a restart: load cached tables now
+                self.service.tables.preload(table.rules)
             if bot_to_move(table) is not None:
                 self.notice(table)
                 count += 1

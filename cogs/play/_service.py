@@ -182,11 +182,7 @@ class GameService:
                 status=after.status if after.status != before.status else None,
                 actions=new_actions(before, after),
                 # The seats' results go in the same transaction as the last action.
-                results=seat_results(
-                    after, None if report is None else _analysis.ev_losses(report)
-                )
-                if finishing
-                else (),
+                results=seat_results(after, _analysis.ev_losses(report)) if finishing else (),
                 now=now,
             )
         except StaleVersion:
