@@ -121,6 +121,7 @@ class BoardPage:
     ranked: int  # members on the board
     lines: list[BoardLine]
     me: BoardLine | None  # the asking member's line, on this page or not
+    has_games: bool = True  # any finished game in scope (a skill board may still be empty)
 
 
 @dataclass(frozen=True)

@@ -313,7 +313,16 @@ class SqliteStore:
                 rows = await _all(
                     self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
                 )
-        ranked = rows[0]["n"] if rows else 0
+            ranked = rows[0]["n"] if rows else 0
+            has_games = ranked > 0 or bool(
+                await _all(
+                    self._conn,
+                    "SELECT 1 FROM standings WHERE guild_id = ? AND rules = ? LIMIT 1"
+                    if rules is not None
+                    else "SELECT 1 FROM standings WHERE guild_id = ? LIMIT 1",
+                    scope,
+                )
+            )
         lines = [_line(r) for r in rows if page * per_page < r["pos"] <= (page + 1) * per_page]
         me = next((_line(r) for r in rows if r["player_id"] == member_id), None)
         return BoardPage(
@@ -324,6 +333,7 @@ class SqliteStore:
             ranked=ranked,
             lines=lines,
             me=me,
+            has_games=has_games,
         )
 
     async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]:

@@ -7,14 +7,12 @@ draws.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -27,7 +25,6 @@ from bot.i18n import LANGUAGES, t
 from bot.render.chart import scores_chart_png
 from db import METRICS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, GameStore
 
-from ._results import load_cached_tables, use_tables
 from ._views import (
     PER_PAGE,
     BoardPager,
@@ -66,13 +63,6 @@ class StatsCog(commands.Cog, name="Stats"):
     async def cog_load(self) -> None:
         # The pager buttons are stateless by id: registering them is all a restart needs.
         self.bot.add_dynamic_items(BoardPager)
-        # Strategy tables already cached on disk turn on the skill analysis of finished
-        # games (loading takes milliseconds; solving is left to `python -m bot solve`).
-        directory = getattr(getattr(self.bot, "settings", None), "strategy_dir", None)
-        if directory is not None:
-            found = await asyncio.to_thread(load_cached_tables, Path(directory))
-            use_tables(found)
-            log.info("skill analysis on for: %s", ", ".join(sorted(found)) or "nothing")
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(BoardPager)

@@ -64,7 +64,9 @@ def board_embed(page: BoardPage, member_id: int, lang: str) -> discord.Embed:
         ),
         colour=BOARD_COLOUR,
     )
-    if not page.lines:
+    if not page.lines and page.metric == "skill" and page.has_games:
+        embed.description = t("leaderboard.empty_skill", lang, n=SKILL_MIN_GAMES)
+    elif not page.lines:
         embed.description = t("leaderboard.empty", lang)
     else:
         lines = [_line(x, page.metric, lang, me=x.player_id == member_id) for x in page.lines]

@@ -154,16 +154,14 @@ def test_seat_results_follow_the_engine() -> None:
     got = seat_results(table, {"11": 0.75})
     out = result(game)["players"]
     assert [(r.seat, r.player_id, r.name, r.is_bot) for r in got] == [
-        (i, int(s.player), s.name, s.is_bot)
+        (i, None if s.is_bot else int(s.player), s.name, s.is_bot)
         for i, s in enumerate(sorted(seats, key=lambda s: game.players.index(s.player)))
     ]
     by_name = {p["name"]: p for p in out}
     for r in got:
-        assert (r.total, r.rank) == (
-            by_name[str(r.player_id)]["total"],
-            by_name[str(r.player_id)]["rank"],
-        )
-        assert r.settlement == pytest.approx(by_name[str(r.player_id)]["settlement"])
+        engine = by_name[game.players[r.seat]]
+        assert (r.total, r.rank) == (engine["total"], engine["rank"])
+        assert r.settlement == pytest.approx(engine["settlement"])
     assert [r.ev_loss for r in got if r.player_id == 11] == [0.75]
     assert all(r.ev_loss is None for r in got if r.player_id != 11)
     with pytest.raises(ValueError, match="finished"):

@@ -1,22 +1,20 @@
-"""The skill analysis: expected points lost per decision, from the strategy table, stored
-with each finished game and ranked on the skill leaderboard."""
+"""The skill metric end to end: a game played in Discord is analysed by the play cog
+against the strategy table, each human's mean loss per decision is stored with the
+results, and /poker stats and the skill leaderboard show it."""
 
 from __future__ import annotations
 
-import random
-import sys
-from pathlib import Path
+from collections import defaultdict
 
 import pytest
 
-from bot.app import DicePokerBot
-from bot.engine import Game, Pass, Score
-from bot.strategy import Hold, Record, advise, compute, save
+from bot.engine import Game, Roll, Score
+from bot.engine.replay import run
+from bot.strategy import Hold, Record, compute, loss
 from cogs.play import Seat, Table
-from cogs.stats import _results
-from cogs.stats._results import seat_losses, seat_results
-from tests.cogs.test_stats import play_through
-from tests.conftest import settings_for_tests
+from cogs.stats import seat_results
+from tests.cogs.play import open_game, play_to_the_end, stored_document
+from tests.cogs.test_stats import play_out
 
 
 @pytest.fixture(scope="module")
@@ -24,95 +22,73 @@ def classic_table():
     return compute("classic")  # under a second
 
 
-def mixed_game(table, seed: int) -> Game:
-    """Player "1" plays perfectly, player "2" records the first row offered after one throw."""
-    rng = random.Random(seed)
-    game = Game.new("classic", ["1", "2"])
-    while not game.finished:
-        who = game.player
-        game, _ = game.apply(game.draw(who, rng))
-        if who == "1":
-            while True:
-                best = advise(table, game, top=1).best.decision
-                if isinstance(best, Record):
-                    game, _ = game.apply(Score(who, best.row))
-                    break
-                assert isinstance(best, Hold)
-                game, _ = game.apply(_roll_holding(game, who, best.positions, rng))
-        else:
-            options = game.options()
-            game, _ = game.apply(Score(who, options[0].row) if options else Pass(who))
-    return game
+def mean_losses(table, game: Game) -> dict[str, float]:
+    """An independent reading of the log: hold choices before re-throws and recorded rows,
+    each judged by `loss`, averaged per player."""
+    lost: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    state = Game.new(game.rules, game.players)
+    for action in game.history:
+        decision = None
+        if isinstance(action, Roll) and state.dice:
+            decision = Hold(tuple(action.hold))
+        elif isinstance(action, Score):
+            decision = Record(action.row)
+        if decision is not None:
+            lost[action.player] += loss(table, state, decision)
+            count[action.player] += 1
+        state, _ = state.apply(action)
+    return {p: lost[p] / count[p] for p in count}
 
 
-def _roll_holding(game: Game, who: str, positions, rng):
-    """The next throw keeping exactly `positions` (holds are toggled first)."""
-    for pos in range(5):
-        if (pos in positions) != (pos in game.held):
-            game = game.toggle_hold(who, pos)
-    return game.draw(who, rng)
-
-
-def test_perfect_play_loses_nothing_and_careless_play_loses(classic_table) -> None:
-    game = mixed_game(classic_table, 3)
-    losses = seat_losses(game, classic_table)
-    assert losses["1"] == pytest.approx(0, abs=1e-9)
-    assert losses["2"] > 0.5
-
-
-def test_seat_results_use_a_cached_table(classic_table, monkeypatch) -> None:
-    game = mixed_game(classic_table, 4)
+def test_seat_results_store_the_given_losses_for_humans_only() -> None:
+    game = play_out("classic", ["11", "-1"], 2)
+    seats = (Seat(11, "ann"), Seat(-1, "Bot 1", is_bot=True))
     table = Table(
         id=1,
         channel_id=1,
         guild_id=1,
-        host_id=1,
+        host_id=11,
         rules="classic",
         status="finished",
-        seats=(Seat(1, "a"), Seat(2, "b")),
+        seats=seats,
         game=game,
     )
-    monkeypatch.setattr(_results, "TABLES", {})
-    assert [r.ev_loss for r in seat_results(table)] == [None, None]  # no table: not analysed
-    monkeypatch.setattr(_results, "TABLES", {"classic": classic_table})
-    with_table = {r.player_id: r.ev_loss for r in seat_results(table)}
-    assert with_table[1] == pytest.approx(0, abs=1e-9)
-    assert with_table[2] == pytest.approx(seat_losses(game, classic_table)["2"])
-    # an explicit mapping wins over the table
-    assert {r.ev_loss for r in seat_results(table, {})} == {None}
+    got = {r.name: r for r in seat_results(table, {"11": 0.5, "-1": 0.7})}
+    assert (got["ann"].player_id, got["ann"].is_bot, got["ann"].ev_loss) == (11, False, 0.5)
+    assert (got["Bot 1"].player_id, got["Bot 1"].is_bot, got["Bot 1"].ev_loss) == (None, True, None)
+    assert {r.ev_loss for r in seat_results(table)} == {None}  # no analysis: NULL
+    unfinished = Table(
+        id=2,
+        channel_id=1,
+        guild_id=1,
+        host_id=11,
+        rules="classic",
+        seats=seats,
+        game=Game.new("classic", ["11", "-1"]),
+    )
+    with pytest.raises(ValueError, match="finished"):
+        seat_results(unfinished)
 
 
-@pytest.fixture
-def strategy_dir(tmp_path, classic_table) -> Path:
-    folder = tmp_path / "strategy"
-    save(classic_table, folder)
-    return folder
-
-
-@pytest.fixture
-def simcord_bot(tmp_path, strategy_dir):
-    settings = settings_for_tests(tmp_path).model_copy(update={"strategy_dir": strategy_dir})
-    return DicePokerBot(settings, dice=random.Random(7), sync_globally=True)
-
-
-async def test_a_game_played_in_discord_is_analysed(simcord_env) -> None:
-    env = simcord_env
-    guild = env.create_guild("Casino")
-    channel = guild.create_text_channel("dice")
-    ann = guild.add_member(env.create_user("ann"))
-    try:
-        # loaded from the cache at start-up (into the module the extension loaded: a bot's
-        # close unloads the extension, so each bot imports it anew)
-        assert set(sys.modules["cogs.stats._results"].TABLES) == {"classic"}
-        await play_through(env, channel, [ann])
-        [entry] = await env.bot.store.history(guild.id)
-        [seat] = entry.results
-        assert seat.ev_loss is not None
-        assert seat.ev_loss > 0  # the helper records the first row offered: far from perfect
-        res = await ann.slash(channel, "poker stats")
-        assert f"{seat.ev_loss:.2f} points lost per decision (1 analysed games)" in (
-            res.response.embeds[0].fields[0].value
-        )
-    finally:
-        if not env.bot.is_closed():
-            await env.bot.close()
+async def test_a_game_played_in_discord_is_analysed(table, classic_table) -> None:
+    env, channel, ann, bob, _cid = table
+    env.bot.get_cog("Play").service.tables.put(classic_table)
+    await open_game(channel, ann, [bob])
+    await play_to_the_end(env, channel, {ann.id: ann, bob.id: bob})
+    guild_id = channel.guild.id
+    [entry] = await env.bot.store.history(guild_id)
+    doc = await stored_document(env.bot, entry.game.id)
+    expected = mean_losses(classic_table, run(doc))
+    stored = {r.player_id: r.ev_loss for r in entry.results}
+    assert stored.keys() == {ann.id, bob.id}
+    for member in (ann, bob):
+        assert stored[member.id] == pytest.approx(expected[str(member.id)])
+        assert stored[member.id] > 0  # the helper keeps the commonest face: not perfect
+    res = await ann.slash(channel, "poker stats")
+    assert f"{stored[ann.id]:.2f} points lost per decision (1 analysed games)" in (
+        res.response.embeds[0].fields[0].value
+    )
+    board = await ann.slash(channel, "poker leaderboard", metric="skill")
+    # one analysed game each: nobody is ranked on skill yet, and the board says why
+    assert board.response.embeds[0].description.startswith("Nobody has 5 analysed games")

@@ -190,6 +190,15 @@ async def test_skill_needs_five_analysed_games_lower_is_better(store: Store) -> 
     assert me is None  # member 3 has one analysed game: not ranked
 
 
+async def test_an_empty_skill_board_knows_there_were_games(store: Store) -> None:
+    assert not (await store.leaderboard(1, metric="skill")).has_games
+    await play(store, [10, 20], [1, 2], losses=[0.5, 0.5])
+    page = await store.leaderboard(1, metric="skill")
+    assert (page.ranked, page.has_games) == (0, True)
+    assert not (await store.leaderboard(1, metric="skill", rules="yatzy")).has_games
+    assert (await store.leaderboard(1, metric="wins")).has_games
+
+
 async def test_rules_filter_and_guild_scope(store: Store) -> None:
     await play(store, [100, 50], [1, 2], rules="classic")
     await play(store, [10, 50], [1, 2], rules="yatzy")
