@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.engine import DiceSource
 from bot.i18n import language_of, t
 from bot.i18n.translator import CatalogTranslator
+from bot.render.image import warm_up
 from bot.settings import Settings
 from db import Store
 
@@ -99,6 +100,9 @@ class DicePokerBot(commands.Bot):
             self.tree.add_command(poker_group)
         # Command names and descriptions in every catalog language, sent with each sync.
         await self.tree.set_translator(CatalogTranslator())
+        # Load the picture fonts now: the first scorecard picture then takes no longer
+        # than the others (once per process; later bots find them loaded).
+        warm_up()
         if self.sync_globally:
             await self.tree.sync()
         elif self.settings.dev_guild_id:
