@@ -13,7 +13,7 @@ from bot.engine import RULESETS
 from bot.i18n import LANGUAGES, t
 from bot.i18n.translator import game_language, reply_language
 
-from . import _views
+from . import _fallback, _views
 from ._service import GameService
 from ._table import Refusal
 from ._timers import TurnTimers
@@ -36,6 +36,9 @@ class PlayCog(commands.Cog, name="Play"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*_views.CONTROLS.values())
+        # Any other `poker:` id (damaged, from another version) is answered politely.
+        self._unknown = _fallback.unknown_control(_views.CONTROLS.values())
+        self.bot.add_dynamic_items(self._unknown)
         count = await self.service.load_active()
         log.info("loaded %d active game(s)", count)
         # Games whose computer seat was to move when the bot stopped continue now.
@@ -46,6 +49,7 @@ class PlayCog(commands.Cog, name="Play"):
         self.service.computer.stop()
         self.service.tables.close()
         self.timers.stop()
+        self.bot.remove_dynamic_items(self._unknown)
         self.bot.remove_dynamic_items(*_views.CONTROLS.values())
 
 

@@ -65,7 +65,7 @@ class KickConfirm(Control, template=template("kick")):
     versioned = False
 
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        if self.arg is None or not self.arg.isdigit():
+        if self.arg is None or not (self.arg.isascii() and self.arg.isdigit()):
             raise Refusal("errors.stale")
         target, by = int(self.arg), interaction.user.id
         before = await service.get(self.game)

@@ -86,6 +86,8 @@ class GameService:
         return len(self._cache)
 
     async def get(self, game_id: int) -> Table | None:
+        if not 0 < game_id < 2**63:  # from a custom_id: never a row id (SQLite's range)
+            return None
         table = self._cache.get(game_id)
         if table is not None:
             return table

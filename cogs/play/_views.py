@@ -49,7 +49,7 @@ def version_shown(message: Any, game: int) -> int | None:
         for item in getattr(row, "children", ()):
             parts = (getattr(item, "custom_id", None) or "").split(":")
             if len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game):
-                return int(parts[3]) if parts[3].isdigit() else None
+                return int(parts[3]) if parts[3].isascii() and parts[3].isdigit() else None
     return None
 
 
@@ -221,7 +221,7 @@ def is_manager(interaction: discord.Interaction) -> bool:
 @control("hold")
 class Hold(Control, template=template("hold")):
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        if self.arg is None or not self.arg.isdigit():
+        if self.arg is None or not (self.arg.isascii() and self.arg.isdigit()):
             raise Refusal("errors.stale")
         user_id, position = interaction.user.id, int(self.arg)
         await self.apply(interaction, service, lambda tb: tb.toggle_hold(user_id, position))
