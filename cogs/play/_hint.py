@@ -9,6 +9,7 @@ is the computer player's documented policy, without expected scores.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -103,7 +104,10 @@ def _previous(table: Any, game: Game, player: str, lang: str) -> str:
         return t("hint.no_previous", lang)
     before, decision = found
     choice = describe(decision, before, lang)
-    lost = loss(table, before, decision)
+    try:
+        lost = loss(table, before, decision)
+    except ValueError:  # a forced choice the table does not model
+        return t("hint.previous_unjudged", lang, choice=choice)
     if lost < BEST:
         return t("hint.previous_best", lang, choice=choice)
     better = describe(advise(table, before, top=1).best.decision, before, lang)
@@ -126,7 +130,9 @@ class HintButton(Control, template=template("hint")):
             raise Refusal("hint.not_your_turn", name=table.name_of(game.player))
         if not await hints_allowed(service, table.guild_id):
             raise Refusal("hint.not_allowed")
-        answer = hint_embed(service.tables, game, player, reply_language(interaction))
+        # A long game's log is replayed for the previous choice (~30 ms with 8 players).
+        lang = reply_language(interaction)
+        answer = await asyncio.to_thread(hint_embed, service.tables, game, player, lang)
         if isinstance(answer, str):
             await interaction.response.send_message(answer, ephemeral=True)
         else:
