@@ -39,18 +39,19 @@ _OTHERS = [np.array([g for g in range(6) if g != f]) for f in range(6)]
 
 
 def row_values(
-    model: Model, v: FloatArray, lo: int, u_ids: IntArray, first: bool
+    model: Model, v: FloatArray, lo: int, u_ids: IntArray, first: bool, *, reuse: bool = False
 ) -> Iterator[tuple[str, FloatArray]]:
     """Each legal-somewhere row with its value per (outcome, state): the points it scores
     now plus the value of the state it leads to; -inf where the row may not be recorded.
 
-    Mirrors `Game.options()`: upper-first, scratches and the forced joker.
+    Mirrors `Game.options()`: upper-first, scratches and the forced joker. With `reuse`
+    every yielded array is the same buffer (use it before the next one): no allocations.
     """
     rs = model.rules
     lkey = model.lower_keys[lo]
     nxt = model.unext[u_ids]  # (S, 6, 6)
     # a[f, n, s]: reward + future of recording face f+1 with n dice showing it.
-    a = (model.urew[u_ids] + v[nxt, lo]).transpose(1, 2, 0)
+    a = np.ascontiguousarray((model.urew[u_ids] + v[nxt, lo]).transpose(1, 2, 0))
     face_free = nxt[:, :, 0] >= 0  # (S, 6)
     joker = model.joker_active(lkey)
     joker_bonus = rs.joker_bonus if lkey & model.flag_bit else 0
@@ -59,10 +60,12 @@ def row_values(
     lower_allowed = not rs.upper_first or upper_done
     if not lower_allowed:
         free_lower = []
+    buf = np.empty((len(model.counts), len(u_ids))) if reuse else None
     for f in range(6):
         if not face_free[:, f].any():
             continue  # filled in every state of the batch
-        val = a[f][model.counts[:, f]]  # (252, S)
+        # (252, S): the value for the count of face f in each outcome
+        val = np.take(a[f], model.counts[:, f], axis=0, out=buf)
         if joker:
             val[FIVE_OF_A_KIND[f]] += joker_bonus
             others = _OTHERS[f]
@@ -76,7 +79,7 @@ def row_values(
     points = model.points[1 if first and model.doubling else 0]
     for r in free_lower:
         w = v[u_ids, model.lnext[lo, r, 0]]
-        val = np.add(points[r][:, None], w[None, :])
+        val = np.add(points[r][:, None], w[None, :], out=buf)
         if 1 << r == model.poker_bit and model.joker != "none":
             made = model.poker_made
             assert made is not None
@@ -91,7 +94,7 @@ def row_values(
 
 def best_row(model: Model, v: FloatArray, lo: int, u_ids: IntArray, first: bool) -> FloatArray:
     stop = np.full((len(PROB), len(u_ids)), NEG)
-    for _, val in row_values(model, v, lo, u_ids, first):
+    for _, val in row_values(model, v, lo, u_ids, first, reuse=True):
         np.maximum(stop, val, out=stop)
     return stop
 
