@@ -248,14 +248,14 @@ class TurnTimers:
             after, outcome["away"] = play_for_absent(tb, self.service.bot.dice, strategy, rng)
             return after
 
-        from ._service import PublishFailed  # noqa: PLC0415 - the service imports us
+        from ._service import MissingPermissions, PublishFailed  # noqa: PLC0415 - cycle
 
         try:
             after = await self.service.apply(game_id, change)
         except NotDue:
             return False
-        except PublishFailed:
-            return True  # stored; the service logged it, /poker resume shows it again
+        except (PublishFailed, MissingPermissions):
+            return True  # stored; the service logged it, the next click or /poker resume shows it
         name = after.name_of(outcome["player"])
         key = "timer.away" if outcome["away"] else "timer.played"
         await self._tell(after, t(key, after.lang, name=name, strikes=AWAY_AFTER))
