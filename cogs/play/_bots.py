@@ -90,6 +90,7 @@ class ComputerPlayers:
         settings = getattr(service.bot, "settings", None)
         self.pause = pause if pause is not None else getattr(settings, "bot_pause", DEFAULT_PAUSE)
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._writing: set[int] = set()  # games whose task is inside `service.apply`
         self._stopped = False
 
     def notice(self, table: Table) -> None:
@@ -116,10 +117,16 @@ class ComputerPlayers:
                 count += 1
         return count
 
-    def stop(self) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
+        """Shut down: a step being written finishes (its transaction is never cut); the
+        tasks that only wait (the pause, a table) are cancelled. Restarts resume them."""
         self._stopped = True
+        writing = [self._tasks[g] for g in self._writing if g in self._tasks]
         for task in self._tasks.values():
-            task.cancel()
+            if task not in writing:
+                task.cancel()
+        if writing:
+            await asyncio.wait(writing, timeout=grace)
         self._tasks.clear()
 
     def _done(self, game_id: int, task: asyncio.Task[None]) -> None:
@@ -141,6 +148,7 @@ class ComputerPlayers:
             await asyncio.sleep(self.pause)
             decision = await self._decide(table, seat)
             step = functools.partial(play_step, seat=seat, decision=decision, dice=service.bot.dice)
+            self._writing.add(game_id)
             try:
                 await service.apply(game_id, step, version=table.version)
             except Refusal as refusal:
@@ -159,6 +167,8 @@ class ComputerPlayers:
             except discord.HTTPException:
                 log.exception("game %s: could not show the computer player's move", game_id)
                 return
+            finally:
+                self._writing.discard(game_id)
             refusals = 0
 
     async def _decide(self, table: Table, seat: Seat) -> Decision:
@@ -204,6 +214,8 @@ class AddBot(Control, template=template("addbot")):
         check_permissions(interaction)
         user_id, level = interaction.user.id, values[0]
         await self.apply(interaction, service, lambda tb: add_bot(tb, user_id, level))
+        if level == "perfect":  # start loading (or solving) its table while the lobby fills
+            service.tables.get(table.rules)
 
 
 def add_bot_select(table: Table) -> discord.ui.Item[Any] | None:

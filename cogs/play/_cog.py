@@ -46,7 +46,7 @@ class PlayCog(commands.Cog, name="Play"):
         self.timers.start()  # deadlines come back with the games' snapshots
 
     async def cog_unload(self) -> None:
-        self.service.computer.stop()
+        await self.service.computer.stop()
         self.service.tables.close()
         self.timers.stop()
         self.bot.remove_dynamic_items(self._unknown)

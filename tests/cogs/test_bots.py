@@ -208,3 +208,21 @@ async def test_add_bot_select_lists_the_three_levels(table):
     assert forged.ephemeral
     assert "out of date" in forged.response.content
     assert "Bot" not in lobby_players(env, lobby)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "perfect"])
+async def test_bots_play_banked_with_passes_and_banked_throws(table, level):
+    """Banked has no table: its computer players follow the documented policy."""
+    env, channel, ann, _bob, _cid = table
+    lobby = await new_lobby(channel, ann, rules="banked")
+    await add_bot(env, ann, lobby, level)
+    await ann.click(lobby, label="Start")
+    game_id = game_id_of(turn_message(channel))
+    await play_to_the_end(env, channel, {ann.id: ann})
+    document = await stored_document(env.bot, game_id)
+    result = replay_cli(document)
+    assert result["finished"] is True
+    bot_actions = [a for a in document["actions"] if a["player"] == "-1"]
+    assert any("score" in a for a in bot_actions)
+    record = await env.bot.store.get_game(game_id)
+    assert record.status == "finished"
