@@ -24,7 +24,7 @@ import discord
 
 from bot.engine import DiceSource
 from bot.i18n import t
-from bot.strategy import LEVELS, Decision, PassTurn, Record, choose
+from bot.strategy import LEVELS, Decision, Level, PassTurn, Record, choose
 
 from ._table import MAX_SEATS, Refusal, Seat, Table
 from ._views import Control, check_permissions, control, custom_id, template
@@ -173,14 +173,14 @@ class ComputerPlayers:
 
     async def _decide(self, table: Table, seat: Seat) -> Decision:
         game = table.require_game()
-        level = seat.level if seat.level in LEVELS else "normal"
+        level: Level = next((known for known in LEVELS if known == seat.level), "normal")
         strategy = None
         if level == "perfect":
             strategy = await self.service.tables.wait(game.rules.name)
         # Seeded by the game and its state: the same position gets the same choice.
         rng = random.Random(f"{table.id}:{game.version}")
         # The first use of a rule set builds its model (~0.1 s): off the event loop.
-        return await asyncio.to_thread(choose, level, game, strategy, rng)  # type: ignore[arg-type]
+        return await asyncio.to_thread(choose, level, game, strategy, rng)
 
 
 # --- the lobby control ---------------------------------------------------------------------
