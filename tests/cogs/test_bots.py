@@ -182,6 +182,8 @@ async def test_a_thinking_bot_blocks_no_other_game(table):
     assert (await service.get(game_id)).version == before  # the bot has not moved yet
     live = fresh(env, turn_message(channel) or channel.history()[-1])
     assert live.content == "🤖 Bot 1 (easy) is playing."
+    assert "hint" not in controls(live)  # no hint on a computer seat's turn
+    assert "roll" in controls(live)  # the same turn message as anyone's
 
     # Step by step: each pause of virtual time shows one more move of the bot.
     seen = [before]
