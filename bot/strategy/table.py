@@ -18,7 +18,7 @@ from bot.engine import Card, RuleSet, get_rules, totals_of
 
 from .dice import FloatArray, best_after_throw, keep_values
 from .model import Model
-from .solver import best_row, row_values, solve
+from .solver import row_values, solve
 
 # Bump when the file layout or the meaning of the values changes: old files are ignored.
 FORMAT_VERSION = 1
@@ -84,18 +84,20 @@ class Table:
 
 def _turn_arrays(model: Model, v: FloatArray, u: int, lo: int) -> TurnArrays:
     ids = np.array([u])
-    rows = {
-        first: {row: val[:, 0] for row, val in row_values(model, v, lo, ids, first)}
-        for first in (False, True)
-    }
-    later = best_row(model, v, lo, ids, first=False)
-    first = best_row(model, v, lo, ids, first=True) if model.doubling else later
+    later_rows = {row: val[:, 0] for row, val in row_values(model, v, lo, ids, first=False)}
+    first_rows = (
+        {row: val[:, 0] for row, val in row_values(model, v, lo, ids, first=True)}
+        if model.doubling
+        else later_rows  # without first-throw doubling the throws score alike
+    )
+    later = np.max(np.stack(list(later_rows.values())), axis=0)[:, None]
+    first = np.max(np.stack(list(first_rows.values())), axis=0)[:, None]
     keeps2 = keep_values(later)
     after2 = best_after_throw(later, keeps2)
     keeps1 = keep_values(after2)
     after1 = best_after_throw(first, keeps1)
     return TurnArrays(
-        rows=rows,
+        rows={False: later_rows, True: first_rows},
         after={1: after1[:, 0], 2: after2[:, 0]},
         keeps={1: [k[:, 0] for k in keeps1], 2: [k[:, 0] for k in keeps2]},
     )
