@@ -147,3 +147,13 @@ def test_each_player_is_advised_from_their_own_card(classic):
     assert advise(classic, game).best.expected == pytest.approx(classic.optimum)
     ann = game.card_of("ann")
     assert classic.expected(ann) > classic.optimum  # +12 in sixes is a good start
+
+
+def test_solve_for_banked_reports_the_policy_average(tmp_path, capsys):
+    from bot.strategy.cli import solve
+
+    assert solve("banked", tmp_path, games=30) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("banked no exact solution: the banked policy averages ")
+    assert "over 30 games" in out
+    assert not any(tmp_path.iterdir())  # nothing to cache
