@@ -138,6 +138,7 @@ def save(table: Table, cache_dir: Path) -> Path:
             np.savez_compressed(fh, values=table.values[:-1], meta=np.array(meta))
             fh.flush()
             os.fsync(fh.fileno())
+        Path(tmp).chmod(0o644)  # mkstemp makes it private; a table is no secret
         Path(tmp).replace(target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
