@@ -1,0 +1,215 @@
+"""The crash test's child process: the real bot on a file database against a fresh
+simcord world, and a driver that plays by clicks and logs every acknowledged action.
+
+    python -m tests.crash.driver --db D --log L --seed S --world W [--stop-after N]
+
+Each acknowledged action is appended to the log as one JSON line (game id, sequence
+number, the action as the replay format writes it, derived from what Discord showed:
+the dice on the message after a Roll, the row chosen) and fsync'd before the next click.
+The parent SIGKILLs this process at random moments and checks the database against the
+log. `--stop-after N` plays N actions and exits cleanly instead.
+
+A restart is a new simcord world. It is built in the same order, so the server, channel
+and members get the same ids as before and the stored game is found again; then the
+virtual clock jumps `world` hours so new message ids never repeat an old world's. The
+game's old messages are gone, so the driver asks `/poker resume` for the live one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any
+
+import simcord
+
+from bot.app import DicePokerBot
+from bot.settings import Settings
+
+MENTION = re.compile(r"<@!?(\d+)>")
+HELD_STYLE = 3  # discord.ButtonStyle.success
+
+
+class Desync(Exception):  # noqa: N818 - the driver lost track; it re-reads the game
+    pass
+
+
+def controls(message: Any) -> dict[str, Any]:
+    """Raw component dicts by action (`message`: a discord.Message or simcord's copy)."""
+    out: dict[str, Any] = {"hold": []}
+    for row in message.components:
+        items = (
+            row.get("components", [])
+            if isinstance(row, dict)
+            else [c.to_dict() for c in getattr(row, "children", [])]
+        )
+        for item in items:
+            custom_id = item.get("custom_id") or ""
+            if custom_id.startswith("poker:"):
+                action = custom_id.split(":")[1]
+                if action == "hold":
+                    out["hold"].append(item)
+                else:
+                    out[action] = item
+    return out
+
+
+def keep(dice: list[int]) -> set[int]:
+    counts = Counter(dice)
+    face = max(counts, key=lambda f: (counts[f], f))
+    return {i for i, d in enumerate(dice) if d == face}
+
+
+class Driver:
+    def __init__(self, env: Any, channel: Any, members: list[Any], log: IO[str]) -> None:
+        self.env = env
+        self.channel = channel
+        self.members = {m.id: m for m in members}
+        self.host = members[0]
+        self.log = log
+        self.logged = 0
+
+    def fresh(self, message: Any) -> Any:
+        return self.env.backend.get_message(self.channel.id, message.id)
+
+    def record(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
+        """Append one acknowledged action and make it durable before going on."""
+        self.log.write(json.dumps({"game": game_id, "seq": seq, "action": action}) + "\n")
+        self.log.flush()
+        os.fsync(self.log.fileno())
+        self.logged += 1
+
+    def turn_message(self) -> Any | None:
+        for message in reversed(self.channel.history()[-4:]):
+            if "roll" in controls(message):
+                return message
+        return None
+
+    async def ensure_game(self) -> Any:
+        """The live turn message: a new game, the stored lobby started, or the stored game
+        shown again."""
+        store = self.env.bot.store
+        record = await store.active_game(self.channel.id)
+        others = [m for m in self.members.values() if m is not self.host]
+        if record is None:
+            lobby = (await self.host.slash(self.channel, "poker new", rules="classic")).response
+        else:
+            await self.host.slash(self.channel, "poker resume")
+            if record.status == "playing":
+                return self.turn_message()
+            lobby = self.channel.last_message
+        for member in others:
+            await member.click(lobby, label="Join")  # "already joined" is fine
+        await self.host.click(lobby, label="Start")
+        return self.turn_message()
+
+    async def play_turn(self, message: Any) -> None:
+        store = self.env.bot.store
+        player = self.members[int(MENTION.search(message.content)[1])]
+        game_id = int(controls(message)["roll"]["custom_id"].split(":")[2])
+        seq = len(await store.actions(game_id))  # where this turn starts (after a restart too)
+        for _ in range(3):
+            shown = controls(self.fresh(message))
+            if shown["roll"].get("disabled"):
+                break
+            held = [i for i, b in enumerate(shown["hold"]) if b.get("style") == HELD_STYLE]
+            res = await player.click(message, custom_id=shown["roll"]["custom_id"])
+            if not res.acknowledged or res.ephemeral:
+                raise Desync(f"roll refused: {res!r}")
+            dice = [int(b["label"]) for b in controls(self.fresh(message))["hold"]]
+            action: dict[str, Any] = {"player": str(player.id)}
+            if held:
+                action["hold"] = held
+            action["roll"] = [d for i, d in enumerate(dice) if i not in held]
+            self.record(game_id, seq, action)
+            seq += 1
+            after = controls(self.fresh(message))
+            if after["roll"].get("disabled"):
+                break
+            want = keep(dice)
+            for pos, button in enumerate(after["hold"]):
+                if (button.get("style") == HELD_STYLE) != (pos in want):
+                    now = controls(self.fresh(message))["hold"][pos]["custom_id"]
+                    res = await player.click(message, custom_id=now)
+                    if not res.acknowledged or res.ephemeral:
+                        raise Desync(f"hold refused: {res!r}")
+        select = controls(self.fresh(message)).get("score")
+        if select is None or not select.get("options"):
+            raise Desync("no row to record")
+        row = select["options"][0]["value"]
+        res = await player.select(message, [row], custom_id=select["custom_id"])
+        if not res.acknowledged or res.ephemeral:
+            raise Desync(f"record refused: {res!r}")
+        self.record(game_id, seq, {"player": str(player.id), "score": row})
+
+    async def run(self, stop_after: int | None) -> None:
+        message = await self.ensure_game()
+        while stop_after is None or self.logged < stop_after:
+            if message is None:
+                message = await self.ensure_game()
+                continue
+            try:
+                await self.play_turn(message)
+            except Desync as exc:
+                print(f"desync: {exc}", file=sys.stderr, flush=True)
+                message = await self.ensure_game()
+                continue
+            message = self.turn_message()
+
+
+async def main(args: argparse.Namespace, log: IO[str]) -> int:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token=None,
+        database_path=Path(args.db),
+        dev_guild_id=None,
+        log_level="WARNING",
+    )
+    bot = DicePokerBot(settings, dice=random.Random(args.seed * 10_007 + args.world))
+    bot.sync_globally = True
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Crash")
+        channel = guild.create_text_channel("dice")
+        members = [guild.add_member(env.create_user(name)) for name in ("ann", "bob")]
+        env.backend.clock.advance(args.world * 3600)  # new message ids: see the docstring
+        store = bot.store
+        assert store is not None
+        stray = [g for g in await store.active_games() if g.channel_id != channel.id]
+        if stray:
+            print(f"world not reproduced: channel {channel.id}", file=sys.stderr, flush=True)
+            return 3
+        # A day per turn: the turn timer never plays for the driver.
+        await store.update_settings(guild.id, {"turn_timeout": 86_400})
+        print("ready", flush=True)
+        try:
+            await Driver(env, channel, members, log).run(args.stop_after)
+        finally:
+            await bot.close()  # aiosqlite's thread would keep the process alive
+    return 0
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.crash.driver")
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--world", type=int, default=0)
+    parser.add_argument("--stop-after", type=int, default=None)
+    return parser.parse_args(argv)
+
+
+def run(argv: list[str]) -> int:
+    args = parse(argv)
+    with Path(args.log).open("a", encoding="utf-8") as log:
+        return asyncio.run(main(args, log))
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))
