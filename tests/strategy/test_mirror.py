@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Card, Game, get_rules
-from bot.strategy import Record, compute, value_of
+from bot.strategy import Hold, Record, advise, compute, loss, value_of
 from bot.strategy.dice import INDEX
 
 EXACT = ("classic", "yatzy", "yahtzee", "scandinavian")
@@ -85,3 +85,34 @@ def test_every_rule_set_reaches_jokers_and_first_throw_doubling():
         assert rs.name == rules
     assert ("classic", "doubled") in seen
     assert ("yahtzee", "joker") in seen or ("yatzy", "joker") in seen
+
+
+@cache
+def classic_table():
+    return compute("classic")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    walk=st.integers(0, 10**6),
+    dice=st.lists(st.integers(1, 6), min_size=5, max_size=5),
+    throws=st.integers(1, 3),
+    hold=st.sets(st.integers(0, 4), max_size=5),
+)
+def test_the_hint_is_the_best_choice_and_losses_are_never_negative(walk, dice, throws, hold):
+    table = classic_table()
+    rng = random.Random(walk)
+    game = Game.new("classic", ["p"])
+    for _ in range(rng.randint(0, 14)):
+        game, _ = game.roll("p", (), [rng.randint(1, 6) for _ in range(5)])
+        game, _ = game.score("p", rng.choice(game.options()).row)
+    g = replace(game, dice=tuple(dice), throws=throws)
+    hint = advise(table, g)
+    values = [c.expected for c in hint.choices]
+    assert values == sorted(values, reverse=True)
+    assert loss(table, g, hint.best.decision) == 0.0
+    for option in g.options():
+        assert value_of(table, g, Record(option.row)) <= hint.best.expected + 1e-9
+        assert loss(table, g, Record(option.row)) >= 0.0
+    if throws < 3:
+        assert value_of(table, g, Hold(tuple(sorted(hold)))) <= hint.best.expected + 1e-9
