@@ -27,7 +27,7 @@ from cogs.stats._cog import parse_duration, unique_names
 from tests.cogs.play import open_game, play_to_the_end
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
-LINE = re.compile(r"^\**(\d+)\. <@(\d+)> — (\S+) \((\d+) games\)\**$")
+LINE = re.compile(r"^\**(\d+)\. <@(\d+)> — (\S+) · games: (\d+)\**$")
 
 
 @pytest.fixture
@@ -344,7 +344,7 @@ async def test_stats_default_member_is_the_caller(league) -> None:
     res = await cid.slash(channel, "poker stats")
     overall = res.response.embeds[0].fields[0].value
     assert "Games: 1 · Wins: 1 · Win rate: 100.0%" in overall
-    assert "1.25 points lost per decision (1 analysed games)" in overall
+    assert "1.25 points lost per decision · analysed games: 1" in overall
 
 
 async def test_stats_member_without_games(league) -> None:
