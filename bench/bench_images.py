@@ -59,7 +59,7 @@ def main() -> None:
     print(f"loading the fonts (once, at start-up): {(time.perf_counter() - start) * 1000:.1f} ms")
     first = _draw(_game("classic", 2, 0), "en")
     print(f"first picture (nothing cached yet): {first:.1f} ms")
-    worst = 0.0
+    worst = worst_cpu = 0.0
     for rules, lang, players in (
         ("classic", "en", 2),
         ("classic", "ru", 4),
@@ -69,12 +69,15 @@ def main() -> None:
     ):
         games = [_game(rules, players, seed) for seed in range(SAMPLES)]
         times = sorted(_draw(g, lang) for g in games)
-        cpu = statistics.median(_cpu(g, lang) for g in games)
-        p95 = times[int(0.95 * (len(times) - 1))]
-        worst = max(worst, p95)
+        cpu = sorted(_cpu(g, lang) for g in games)
+        p95, cpu_p95 = times[int(0.95 * (len(times) - 1))], cpu[int(0.95 * (len(cpu) - 1))]
+        worst, worst_cpu = max(worst, p95), max(worst_cpu, cpu_p95)
         print(
-            f"{rules:8} {lang} {players} players: median {statistics.median(times):5.1f} ms, "
-            f"p95 {p95:5.1f} ms, max {times[-1]:5.1f} ms (CPU median {cpu:4.1f} ms)"
+            f"{rules:8} {lang} {players} players: wall median {statistics.median(times):5.1f} ms,"
+            f" p95 {p95:5.1f} ms, max {times[-1]:5.1f} ms; CPU median"
+            f" {statistics.median(cpu):4.1f} ms, p95 {cpu_p95:4.1f} ms"
         )
-    verdict = "within" if worst <= TARGET_MS else "OVER"
-    print(f"worst p95 {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
+    for label, value in (("wall", worst), ("CPU", worst_cpu)):
+        verdict = "within" if value <= TARGET_MS else "OVER"
+        print(f"worst {label} p95 {value:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
+    print("(wall time on a busy machine also counts other processes; CPU time does not)")
