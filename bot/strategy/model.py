@@ -20,7 +20,6 @@ expected final score of a card is its current total plus `V`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -34,13 +33,6 @@ NEG = -np.inf
 
 def _popcount(x: int) -> int:
     return bin(x).count("1")
-
-
-@dataclass(frozen=True)
-class Start:
-    """A card to solve from: filled rows with their values (a sub-card for tests)."""
-
-    rows: Mapping[str, int | None]
 
 
 class Model:
