@@ -21,6 +21,7 @@ from PIL import Image
 
 from bot.engine import Game, Pass, Score
 from bot.engine.replay import result, run
+from bot.i18n import t
 from cogs.play import Seat, Table
 from cogs.stats import seat_results
 from cogs.stats._cog import parse_duration, unique_names
@@ -645,3 +646,31 @@ async def test_new_game_uses_the_servers_default_rules(league) -> None:
     game = await env.bot.store.active_game(channel.id)
     assert game is not None
     assert game.rules == "banked"
+
+
+async def test_an_unknown_pager_id_is_refused_politely(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    await store_game(env, guild, channel, [(ann.id, ann.name)], totals=[50], seed=1)
+    # an old message whose buttons name a metric and a rule set this version does not know
+    view = discord.ui.View(timeout=None)
+    for forged in (f"league:board:luck:all:0:{ann.id}:n", f"league:board:wins:dice:0:{ann.id}:p"):
+        view.add_item(discord.ui.Button(label=forged[13:17], custom_id=forged))
+    old = await env.bot.get_channel(channel.id).send("an old board", view=view)
+    for label in ("luck", "wins"):
+        answer = await ann.click(old, label=label)
+        assert answer.acknowledged
+        assert answer.ephemeral
+        assert "out of date" in answer.response.content
+    assert message_now(channel, old.id).content == "an old board"  # untouched
+
+
+async def test_the_servers_language_speaks_on_the_public_boards(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    await store_game(env, guild, channel, [(bob.id, bob.name)], totals=[50], seed=1)
+    await ann.slash(channel, "poker settings", language="ru")
+    res = await bob.slash(channel, "poker leaderboard")
+    wins, every = t("leaderboard.metric_wins", "ru"), t("leaderboard.all_rules", "ru")
+    assert res.response.embeds[0].title == t("leaderboard.title", "ru", metric=wins, scope=every)
+    assert any("а" <= ch <= "я" for ch in res.response.embeds[0].title)  # Russian indeed
+    res = await bob.slash(channel, "poker history")
+    assert res.response.embeds[0].title == t("history.title", "ru")
