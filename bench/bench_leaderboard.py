@@ -104,5 +104,18 @@ async def main() -> None:
                     )
             verdict = "ok" if worst <= TARGET_MS else "OVER TARGET"
             print(f"worst median {worst:.1f} ms a page (target ≤ {TARGET_MS:.0f} ms): {verdict}")
+            # The other league reads, for scale: one member's stats and chart, a history page.
+            reads = {
+                "stats": lambda: store.member_stats(GUILD, 7),
+                "chart scores": lambda: store.recent_scores(GUILD, 7, 20),
+                "history page": lambda: store.history(GUILD, limit=10, offset=100),
+            }
+            for name, read in reads.items():
+                samples = []
+                for _ in range(REPEATS):
+                    t = time.perf_counter()
+                    await read()
+                    samples.append((time.perf_counter() - t) * 1000)
+                print(f"{name:>13}: median {statistics.median(samples):6.1f} ms")
         finally:
             await store.close()
