@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_PAUSE = 0.8  # seconds between a bot's visible steps (settings.bot_pause)
+REMOVE = "remove"  # the select value prefix that removes a computer seat
 MAX_REFUSALS = 3  # consecutive refused steps before a bot gives up (a bug, not a race)
 
 
@@ -54,6 +55,18 @@ def add_bot(table: Table, user_id: int, level: str) -> Table:
     seat_id = min((s.user_id for s in table.seats if s.is_bot), default=0) - 1
     name = t("bots.name", table.lang, n=-seat_id, level=t(f"bots.level_{level}", table.lang))
     return replace(table, seats=(*table.seats, Seat(seat_id, name, is_bot=True, level=level)))
+
+
+def remove_bot(table: Table, user_id: int, seat_id: int) -> Table:
+    """The lobby without the computer seat `seat_id`; only the host may remove one."""
+    if table.status != "lobby":
+        raise Refusal("errors.stale")
+    if user_id != table.host_id:
+        raise Refusal("bots.only_host", name=table.name_of(table.host_id))
+    seat = table.seat(seat_id)
+    if seat is None or not seat.is_bot:
+        raise Refusal("errors.stale")
+    return replace(table, seats=tuple(s for s in table.seats if s.user_id != seat_id))
 
 
 def bot_to_move(table: Table | None) -> Seat | None:
@@ -196,44 +209,62 @@ async def bots_allowed(service: GameService, guild_id: int | None) -> bool:
 
 @control("addbot")
 class AddBot(Control, template=template("addbot")):
-    """The host's select: add a computer player of the chosen level."""
+    """The host's select: add a computer player of the chosen level, or remove one."""
 
     versioned = False  # like Join: lobby controls stay valid while the lobby is open
 
     async def run(self, interaction: discord.Interaction, service: GameService) -> None:
         values = getattr(self.item, "values", None) or []
-        if len(values) != 1 or values[0] not in LEVELS:
+        choice = values[0] if len(values) == 1 else ""
+        removing = choice.removeprefix(REMOVE)
+        if choice not in LEVELS and not (removing.isascii() and removing.isdigit()):
             raise Refusal("errors.stale")
         table = await service.get(self.game)
         if table is None or table.status != "lobby":
             raise Refusal("errors.stale")
-        if interaction.user.id != table.host_id:
+        user_id = interaction.user.id
+        if user_id != table.host_id:
             raise Refusal("bots.only_host", name=table.name_of(table.host_id))
+        if choice not in LEVELS:
+            seat_id = -int(removing)
+            await self.apply(interaction, service, lambda tb: remove_bot(tb, user_id, seat_id))
+            return
         if not await bots_allowed(service, table.guild_id):
             raise Refusal("bots.not_allowed")
         check_permissions(interaction)
-        user_id, level = interaction.user.id, values[0]
+        level = choice
         await self.apply(interaction, service, lambda tb: add_bot(tb, user_id, level))
         if level == "perfect":  # start loading (or solving) its table while the lobby fills
             service.tables.get(table.rules)
 
 
 def add_bot_select(table: Table) -> discord.ui.Item[Any] | None:
-    """The lobby's "Add a computer player…" select (None when the lobby is full)."""
-    if len(table.seats) >= MAX_SEATS:
-        return None
+    """The lobby's computer-player select: a level to add (while a seat is free), a
+    computer seat to remove (value `remove<n>` for seat -n). None when it would be empty."""
     lang, g, v = table.lang, table.id, table.version
-    select: discord.ui.Select[Any] = discord.ui.Select(
-        placeholder=t("bots.add", lang),
-        custom_id=custom_id("addbot", g, v),
-        options=[
+    options = []
+    if len(table.seats) < MAX_SEATS:
+        options += [
             discord.SelectOption(
                 label=t(f"bots.level_{level}", lang),
                 value=level,
                 description=t(f"bots.describe_{level}", lang)[:100],
             )
             for level in LEVELS
-        ],
+        ]
+    options += [
+        discord.SelectOption(
+            label=t("bots.remove", lang, name=s.name)[:100], value=f"{REMOVE}{-s.user_id}"
+        )
+        for s in table.seats
+        if s.is_bot
+    ]
+    if not options:
+        return None
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        placeholder=t("bots.add", lang),
+        custom_id=custom_id("addbot", g, v),
+        options=options,  # at most 3 levels + 7 computer seats: under Discord's 25
         row=1,
     )
     return AddBot(select, g, v)

@@ -96,8 +96,9 @@ async def test_only_the_host_adds_bots_and_never_past_eight_seats(table):
     for _ in range(6):
         assert not (await add_bot(env, ann, lobby, "normal")).ephemeral
     assert "🤖 Bot 6 (normal)" in lobby_players(env, lobby)
-    # Eight seats: the select is gone, and a click from an old copy is refused politely.
-    assert "addbot" not in controls(fresh(env, lobby))
+    # Eight seats: only removals are offered, and an old copy's "add" is refused politely.
+    values = [o["value"] for o in controls(fresh(env, lobby))["addbot"]["options"]]
+    assert values == [f"remove{n}" for n in range(1, 7)]
     data = {"custom_id": controls(old)["addbot"]["custom_id"], "component_type": 3}
     stale = await simcord_actors._component_interaction(ann, old, {**data, "values": ["easy"]})
     assert stale.ephemeral
@@ -228,3 +229,34 @@ async def test_bots_play_banked_with_passes_and_banked_throws(table, level):
     assert any("score" in a for a in bot_actions)
     record = await env.bot.store.get_game(game_id)
     assert record.status == "finished"
+
+
+async def test_the_host_removes_a_computer_player_from_the_lobby(table):
+    env, channel, ann, bob, _cid = table
+    lobby = await new_lobby(channel, ann)
+    await add_bot(env, ann, lobby, "easy")
+    await add_bot(env, ann, lobby, "perfect")
+    select = controls(fresh(env, lobby))["addbot"]
+    assert [o["label"] for o in select["options"]][3:] == [
+        "Remove 🤖 Bot 1 (easy)",
+        "Remove 🤖 Bot 2 (perfect)",
+    ]
+    refused = await bob.select(lobby, ["remove1"], custom_id=select["custom_id"])
+    assert refused.ephemeral
+    assert "Only the host" in refused.response.content
+    res = await ann.select(lobby, ["remove1"], custom_id=select["custom_id"])
+    assert not res.ephemeral
+    shown = lobby_players(env, lobby)
+    assert "Bot 1 (easy)" not in shown
+    assert "🤖 Bot 2 (perfect)" in shown
+    # A member is never removed through it, even by a forged value.
+    now = fresh(env, lobby)
+    data = {"custom_id": controls(now)["addbot"]["custom_id"], "component_type": 3}
+    forged = await simcord_actors._component_interaction(
+        ann, now, {**data, "values": [f"remove{ann.id}"]}
+    )
+    assert forged.ephemeral
+    assert "ann" in lobby_players(env, lobby)
+    # The next bot takes a fresh seat id.
+    await add_bot(env, ann, lobby, "normal")
+    assert "🤖 Bot 3 (normal)" in lobby_players(env, lobby)
