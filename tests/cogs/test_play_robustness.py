@@ -301,3 +301,18 @@ async def test_names_cannot_restyle_or_ping(table):
     mentions = env.bot.allowed_mentions
     assert mentions.everyone is False
     assert mentions.roles is False
+
+
+async def test_the_host_cancels_a_game_in_play(table):
+    env, channel, turn, current, others = await started(table)
+    host = current if current.name == "ann" else others[0]
+    stranger = others[0] if host is current else current
+    assert "Only the host" in refusal_text(await stranger.slash(channel, "poker cancel"))
+    res = await host.slash(channel, "poker cancel")
+    assert res.ephemeral
+    assert res.response.content == "The game was cancelled."
+    shown = fresh(env, turn)
+    assert shown.components == []
+    assert shown.content == "The game was cancelled by ann."
+    assert (await env.bot.store.get_game(game_id_of(turn))).status == "cancelled"
+    assert "no game" in refusal_text(await host.slash(channel, "poker cancel"))
