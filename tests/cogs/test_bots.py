@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 import simcord
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from simcord import actors as simcord_actors
 
 from bot.engine import Game
+from bot.strategy import LEVELS, Hold, choose
 from bot.strategy.analysis import analyse
+from cogs.play import Seat
+from cogs.play import Table as PlayTable
+from cogs.play._bots import bot_to_move, play_step
 
 from . import computer
 from .computer import (
@@ -260,3 +268,39 @@ async def test_the_host_removes_a_computer_player_from_the_lobby(table):
     # The next bot takes a fresh seat id.
     await add_bot(env, ann, lobby, "normal")
     assert "🤖 Bot 3 (normal)" in lobby_players(env, lobby)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), level=st.sampled_from(LEVELS))
+def test_each_step_carries_out_the_decision_and_the_game_ends(classic_table, seed, level):
+    """The driver's steps, without Discord: a hold decision marks exactly those dice, then
+    the throw keeps their values; a whole solitaire game ends in 15 turns of at most
+    5 steps (three throws, two hold changes) and one record each."""
+    rng = random.Random(seed)
+    seat = Seat(-1, "bot", is_bot=True, level=level)
+    table = PlayTable(
+        id=1,
+        channel_id=1,
+        guild_id=None,
+        host_id=7,
+        rules="classic",
+        status="playing",
+        seats=(seat,),
+        game=Game.new("classic", [seat.player]),
+    )
+    steps = 0
+    while bot_to_move(table) is not None:
+        game = table.game
+        decision = choose(level, game, classic_table, rng)
+        after = play_step(table, seat, decision, rng)
+        steps += 1
+        if isinstance(decision, Hold) and game.dice and after.game.held != game.held:
+            assert after.game.held == frozenset(decision.positions)
+            assert after.game.dice == game.dice  # marking dice throws nothing
+            rolled = play_step(after, seat, decision, rng)
+            assert all(rolled.game.dice[p] == game.dice[p] for p in decision.positions)
+            after = rolled
+            steps += 1
+        table = after
+    assert table.status == "finished"
+    assert steps <= 15 * 6
