@@ -60,6 +60,10 @@ class TableManager:
             self._start(rules)
         return table
 
+    def loaded(self, rules: str) -> Table | None:
+        """The table if it is in memory; starts nothing (the post-game analysis)."""
+        return self._tables.get(rules)
+
     def status(self, rules: str) -> Status:
         if rules not in EXACT:
             return "none"

@@ -3,8 +3,8 @@
 When a game finishes, the service runs `analyse_finished` (in a worker thread: a long
 game has a few hundred decisions) before its last write, stores each human's mean loss
 with their result (the skill leaderboard reads it) and adds it to the final standings.
-Computer seats are not analysed; a rule set without a table (banked), or a table not yet
-loaded, stores NULL and the standings say why.
+Computer seats are not analysed; a rule set without a table (banked), or a table not
+loaded (nor cached on disk: `python -m bot solve`), stores NULL and the standings say why.
 """
 
 from __future__ import annotations
@@ -37,8 +37,11 @@ async def analyse_finished(tables: TableManager, table: Table) -> Report | None:
     players = humans(table)
     if not players or game.rules.banked:
         return None
-    strategy = tables.get(game.rules.name)
+    # Never a computation here (a minute of CPU for some rule sets): the table loaded at
+    # the game's start from the disk cache, or by a hint or a perfect computer player.
+    strategy = tables.loaded(game.rules.name)
     if strategy is None:
+        tables.preload(game.rules.name)  # a table cached meanwhile serves the next game
         return None
     return await asyncio.to_thread(analyse, strategy, game, players)
 
