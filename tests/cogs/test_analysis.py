@@ -165,6 +165,8 @@ async def test_table_manager_loads_once_and_never_blocks(tmp_path, classic_table
         return classic_table
 
     tables = TableManager(tmp_path, loader=loader)
+    assert tables.loaded("classic") is None
+    assert tables.status("classic") == "idle"  # looking starts nothing
     assert tables.get("classic") is None  # answered at once while loading
     assert tables.get("classic") is None
     assert tables.status("classic") == "loading"
@@ -173,6 +175,7 @@ async def test_table_manager_loads_once_and_never_blocks(tmp_path, classic_table
     release.set()
     assert await tables.wait("classic") is classic_table
     assert tables.get("classic") is classic_table
+    assert tables.loaded("classic") is classic_table
     assert calls == ["classic"]
     assert await tables.wait("banked") is None
 
