@@ -38,6 +38,7 @@ LOCALES: dict[discord.Locale, str] = {
     if locale.value in LANGUAGES and locale.value != DEFAULT
 }
 
+
 def reply_language(interaction: discord.Interaction) -> str:
     """The language of an answer only the member sees: their own Discord client's."""
     return language_of(str(interaction.locale) if interaction.locale else None)
@@ -57,6 +58,12 @@ def game_language(
         if lang in LANGUAGES:
             return lang
     return language_of(str(guild_locale) if guild_locale else None)
+
+
+def rules_name(rules: str, lang: str) -> str:
+    """A rule set's name as players of `lang` know it: its choice name in `/poker new`."""
+    key = f"commands.choices.{rules}"
+    return catalog(lang).get(key) or catalog(DEFAULT).get(key) or rules
 
 
 NAME_MAX = 32

@@ -23,7 +23,8 @@ import fontpkg
 from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.engine import FACE, Card, Game, RuleSet, standings_of, totals_of
-from bot.i18n import DEFAULT, LANGUAGES, catalog, t
+from bot.i18n import LANGUAGES, catalog, t
+from bot.i18n.translator import rules_name
 
 log = logging.getLogger(__name__)
 
@@ -422,12 +423,6 @@ FILENAME = "scorecard.png"
 
 class _SettingsStore(Protocol):
     async def guild_settings(self, guild_id: int) -> Any: ...
-
-
-def rules_name(rules: str, lang: str) -> str:
-    """A rule set's name as players of `lang` know it (the slash command's choice name)."""
-    key = f"commands.choices.{rules}"
-    return t(key, lang) if key in catalog(DEFAULT) else rules
 
 
 def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:

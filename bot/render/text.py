@@ -14,6 +14,7 @@ import discord
 from bot.engine import FACE, Game, Option, RuleSet, Scored, get_rules
 from bot.engine.game import Card, Event, Left, Passed
 from bot.i18n import t
+from bot.i18n.translator import rules_name
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 COLUMNS_PER_FIELD = 4  # 4 + 5 × 5 = 29 columns: fits a phone
@@ -53,7 +54,9 @@ def lobby_embed(
     cancelled_by: str | None = None,
 ) -> discord.Embed:
     colour = CANCEL_COLOUR if status == "cancelled" else LOBBY_COLOUR
-    embed = discord.Embed(title=t("lobby.title", lang, rules=rules), colour=colour)
+    embed = discord.Embed(
+        title=t("lobby.title", lang, rules=rules_name(rules, lang)), colour=colour
+    )
     if status == "lobby":
         embed.description = t("lobby.hint", lang)
     elif status == "cancelled":
@@ -116,7 +119,9 @@ def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) ->
     if game.rules.banked:
         embed.add_field(name=t("turn.bank", lang), value=str(game.card.bank), inline=True)
     embed.add_field(name=t("turn.round", lang), value=str(game.round), inline=True)
-    embed.set_footer(text=t("turn.footer", lang, rules=game.rules.name, game=game_id))
+    embed.set_footer(
+        text=t("turn.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id)
+    )
     return embed
 
 
@@ -231,7 +236,13 @@ def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
             name=title[:256], value=scorecard_table(game, group, names, lang), inline=False
         )
     embed.set_footer(
-        text=t("card.footer", lang, rules=game.rules.name, game=game_id, round=game.round)
+        text=t(
+            "card.footer",
+            lang,
+            rules=rules_name(game.rules.name, lang),
+            game=game_id,
+            round=game.round,
+        )
     )
     return embed
 
@@ -271,7 +282,11 @@ def card_embed(
             inline=True,
         )
     embed.add_field(name=t("card.total", lang), value=f"**{totals.total}**", inline=True)
-    embed.set_footer(text=t("card.footer", lang, rules=rules.name, game=game_id, round=game.round))
+    embed.set_footer(
+        text=t(
+            "card.footer", lang, rules=rules_name(rules.name, lang), game=game_id, round=game.round
+        )
+    )
     return embed
 
 
@@ -290,7 +305,7 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
     ]
     average = sum(s.totals.total for s in standings) / len(standings)
     embed = discord.Embed(
-        title=t("final.title", lang, rules=game.rules.name),
+        title=t("final.title", lang, rules=rules_name(game.rules.name, lang)),
         description="\n".join(lines)[:4096],
         colour=FINAL_COLOUR,
     )
@@ -301,7 +316,7 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
 def rules_embed(rules: str, lang: str) -> discord.Embed:
     rs = get_rules(rules)
     return discord.Embed(
-        title=t("rules_card.title", lang, rules=rs.name),
+        title=t("rules_card.title", lang, rules=rules_name(rs.name, lang)),
         description=t(f"rules_card.{rs.name}", lang).strip(),
         colour=LOBBY_COLOUR,
     )

@@ -17,7 +17,7 @@ from PIL import Image
 from bot.demo import control_id, current_player, open_game, play_out, play_turn
 from bot.engine import get_rules
 from bot.i18n import catalog, t
-from bot.i18n.translator import game_language, reply_language
+from bot.i18n.translator import game_language, reply_language, rules_name
 from bot.render.image import FILENAME
 
 # Words that only the English catalog uses in public game messages.
@@ -63,7 +63,9 @@ async def test_a_whole_game_in_each_language(club, lang: str, rules: str):
     env, guild, channel, members = club
     await env.bot.store.update_settings(guild.id, {"images": True})
     res = await open_game(channel, members[0], members[1:], rules=rules, language=lang)
-    assert res.response.embeds[0].title.startswith(prefix("lobby.title", lang))
+    # The rule set is named as the players know it ("классика", "clasic", "यात्ज़ी").
+    lobby_title = t("lobby.title", lang, rules=rules_name(rules, lang))
+    assert res.response.embeds[0].title == lobby_title
     turns = await play_out(channel, members)
     assert turns == 2 * len(get_rules(rules).rows)  # every row of both cards filled
 
@@ -122,6 +124,14 @@ def interaction(locale):
 )
 def test_ephemeral_answers_follow_the_members_own_locale(locale, lang):
     assert reply_language(interaction(locale)) == lang
+
+
+def test_rule_sets_are_named_in_each_language():
+    assert rules_name("classic", "ru") == "классика"
+    assert rules_name("classic", "ro") == "clasic"
+    assert rules_name("yatzy", "hi") == "यात्ज़ी"
+    assert rules_name("classic", "en") == "classic"
+    assert rules_name("unknown", "ru") == "unknown"
 
 
 def test_the_game_language_is_the_option_then_the_server_setting_then_its_locale():
