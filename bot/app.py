@@ -71,6 +71,9 @@ class DicePokerBot(commands.Bot):
         sync_globally: bool | None = None,
         **options: Any,
     ) -> None:
+        # Game messages are edited by id and a click carries its message: the bot never
+        # reads discord.py's message cache, which would hold the last 1,000 messages.
+        options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

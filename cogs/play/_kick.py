@@ -101,6 +101,7 @@ async def kick(interaction: discord.Interaction, member: discord.User) -> None:
         )
         view = discord.ui.View(timeout=None)
         view.add_item(KickConfirm(button, table.id, table.version, str(member.id)))
+        _views.unstored(view)
         await interaction.response.send_message(
             t("kick.confirm", lang, name=name),
             view=view,

@@ -53,6 +53,13 @@ def version_shown(message: Any, game: int) -> int | None:
     return None
 
 
+def unstored(view: discord.ui.View) -> discord.ui.View:
+    """A view discord.py will not keep per message: the registered DynamicItems answer
+    its clicks, so a stored copy per turn message would only grow memory forever."""
+    view.stop()
+    return view
+
+
 CONTROLS: dict[str, type[Control]] = {}
 C = TypeVar("C", bound="type[Control]")
 
@@ -293,7 +300,7 @@ def lobby_view(table: Table) -> discord.ui.View:
     add = add_bot_select(table)
     if add is not None:
         view.add_item(add)
-    return view
+    return unstored(view)
 
 
 def turn_view(table: Table, *, hints: bool = True) -> discord.ui.View:
@@ -356,4 +363,4 @@ def turn_view(table: Table, *, hints: bool = True) -> discord.ui.View:
             row=2,
         )
         view.add_item(ScoreSelect(select, g, v))
-    return view
+    return unstored(view)
