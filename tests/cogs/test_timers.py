@@ -6,13 +6,18 @@ advanced in chunks so each jump settles within simcord's real-time budget.
 
 from __future__ import annotations
 
+import random
 import re
+from dataclasses import replace
 from datetime import timedelta
 
 import discord
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cogs.play import _timers
+from bot.engine import RULESETS, Game, Leave, Pass, Score
+from cogs.play import Seat, Table, _timers
 
 from .play import MENTION, controls, fresh, game_id_of, open_game, play_turn, turn_message
 
@@ -241,3 +246,56 @@ async def test_without_a_game_the_commands_say_so(table, command):
     assert res.ephemeral
     text = res.response.content if res.response else res.followups[0].content
     assert "no game" in text.lower()
+
+
+# --- the timed-out turn, for any rule set and position (pure) -------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=st.sampled_from(sorted(RULESETS)),
+    seed=st.integers(0, 2**32),
+    players=st.integers(1, 4),
+    turns=st.integers(0, 40),
+)
+def test_a_timed_out_turn_is_exactly_one_legal_turn(rules, seed, players, turns):
+    rng = random.Random(seed)
+    seats = tuple(Seat(i + 1, f"p{i}") for i in range(players))
+    table = Table(id=1, channel_id=1, guild_id=1, host_id=1, rules=rules, seats=seats)
+    table = table.start(1, rng, "2026-01-01T00:00:00+00:00")
+    for _ in range(turns):  # some turns in (strikes cleared: nobody goes away here)
+        if table.require_game().finished:
+            return
+        table, _ = _timers.play_for_absent(replace(table, strikes=()), rng, None, rng)
+    table = replace(table, strikes=())
+    before = table.require_game()
+    if before.finished:
+        return
+    player = before.player
+    after, away = _timers.play_for_absent(table, rng, None, rng)
+    game = after.require_game()
+    assert not away
+    assert _timers.turn_key(game) != _timers.turn_key(before)
+    assert _timers.strikes_of(after, int(player)) == 1
+    added = game.history[len(before.history) :]
+    assert added
+    assert all(a.player == player for a in added)
+    assert isinstance(added[-1], Score | Pass)
+    assert after.status == ("finished" if game.finished else "playing")
+    # What the store appends replays to exactly this game.
+    assert Game.replay(rules, before.players, game.history) == game
+
+
+def test_the_third_timeout_in_a_row_leaves_after_playing():
+    rng = random.Random(5)
+    seats = (Seat(1, "ann"), Seat(2, "bob"))
+    table = Table(id=1, channel_id=1, guild_id=1, host_id=1, rules="classic", seats=seats)
+    table = table.start(1, rng, "2026-01-01T00:00:00+00:00")
+    player = int(table.require_game().player)
+    table = _timers.with_strikes(table, player, _timers.AWAY_AFTER - 1)
+    after, away = _timers.play_for_absent(table, rng, None, rng)
+    assert away
+    history = after.require_game().history
+    assert history[-1] == Leave(str(player))
+    assert isinstance(history[-2], Score)
+    assert after.require_game().card_of(str(player)).left
