@@ -11,8 +11,10 @@ log. `--stop-after N` plays N actions and exits cleanly instead.
 
 A restart is a new simcord world. It is built in the same order, so the server, channel
 and members get the same ids as before and the stored game is found again; then the
-virtual clock jumps `world` hours so new message ids never repeat an old world's. The
-game's old messages are gone, so the driver asks `/poker resume` for the live one.
+virtual clock jumps `world` minutes so new message ids never repeat an old world's (the
+clock stands still within a world; minutes, not hours, so a stored lobby is not expired
+by the 30-minute lobby timer). The game's old messages are gone, so the driver asks
+`/poker resume` for the live one.
 """
 
 from __future__ import annotations
@@ -86,11 +88,15 @@ class Driver:
         os.fsync(self.log.fileno())
         self.logged += 1
 
-    def turn_message(self) -> Any | None:
-        for message in reversed(self.channel.history()[-4:]):
-            if "roll" in controls(message):
+    def latest(self, action: str) -> Any | None:
+        """The newest of the channel's last messages with a `poker:<action>` control."""
+        for message in reversed(self.channel.history()[-6:]):
+            if action in controls(message):
                 return message
         return None
+
+    def turn_message(self) -> Any | None:
+        return self.latest("roll")
 
     async def ensure_game(self) -> Any:
         """The live turn message: a new game, the stored lobby started, or the stored game
@@ -99,12 +105,14 @@ class Driver:
         record = await store.active_game(self.channel.id)
         others = [m for m in self.members.values() if m is not self.host]
         if record is None:
-            lobby = (await self.host.slash(self.channel, "poker new", rules="classic")).response
+            await self.host.slash(self.channel, "poker new", rules="classic")
         else:
             await self.host.slash(self.channel, "poker resume")
             if record.status == "playing":
                 return self.turn_message()
-            lobby = self.channel.last_message
+        lobby = self.latest("join")
+        if lobby is None:
+            raise RuntimeError("no lobby message after /poker new or /poker resume")
         for member in others:
             await member.click(lobby, label="Join")  # "already joined" is fine
         await self.host.click(lobby, label="Start")
@@ -178,7 +186,7 @@ async def main(args: argparse.Namespace, log: IO[str]) -> int:
         guild = env.create_guild("Crash")
         channel = guild.create_text_channel("dice")
         members = [guild.add_member(env.create_user(name)) for name in ("ann", "bob")]
-        env.backend.clock.advance(args.world * 3600)  # new message ids: see the docstring
+        env.backend.clock.advance(args.world * 60)  # new message ids: see the docstring
         store = bot.store
         assert store is not None
         stray = [g for g in await store.active_games() if g.channel_id != channel.id]
