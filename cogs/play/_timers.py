@@ -219,13 +219,13 @@ class TurnTimers:
     async def tick(self) -> None:
         now = discord.utils.utcnow()
         for table in self.service.active_tables():
-            due = due_at(table)
-            if due is None or due > now:
-                continue
             try:
-                await self.fire(table.id, now)
+                due = due_at(table)
+                if due is not None and due <= now:
+                    await self.fire(table.id, now)
             except Exception:
-                # One game's failure must not stop the loop for every other game.
+                # One game's failure must not stop the loop (a tasks.loop that raises
+                # ends) for every other game.
                 log.exception("turn timer of game %s failed", table.id)
 
     async def fire(self, game_id: int, now: datetime) -> bool:
@@ -289,9 +289,14 @@ class TurnTimers:
             log.warning("game %s: could not post the timer's notice: %s", table.id, exc)
 
     async def _strategy(self, rules: str) -> StrategyTable | None:
-        """The cached strategy table of `rules` if one was solved; never computed here."""
+        """The strategy table of `rules` if one is loaded or solved; never computed here
+        (solving takes up to a minute: the timer must not wait for it)."""
         if rules not in EXACT:
             return None
+        manager = getattr(self.service, "tables", None)  # shared with hints and computers
+        loaded = manager.loaded(rules) if manager is not None else None
+        if loaded is not None:
+            return loaded
         if rules not in self._strategies:
             settings = getattr(self.service.bot, "settings", None)
             directory = getattr(settings, "strategy_dir", None)
