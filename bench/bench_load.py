@@ -2,7 +2,8 @@
 
 Figures: clicks per second and click p50/p99 (each click timed with perf_counter around
 the simulated member's click, Roll / hold / record interleaved across every game, so
-each click runs with 200 games live in the cache, the store and the timer loop), errors
+each click runs with 200 games live in the cache and the store; simulated time stands
+still, so no turn times out), errors
 (refused or unanswered clicks and errors the bot raised: must be 0), memory per active
 game, and the start-up time of a bot whose database holds 1,000 active games (inserted
 through the Store). Run with `make bench` or `python -m bench load`.
