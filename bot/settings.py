@@ -16,4 +16,14 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     strategy_dir: Path = Path("data/strategy")  # cached strategy tables (bot/strategy)
+    # At start-up, load every cached table and compute the missing ones in a worker process
+    # (minutes of CPU once, then milliseconds per start). Unset: on for a bot with a token
+    # (`python -m bot`), off in the offline harnesses (tests, benchmarks, demo, screenshots).
+    strategy_precompute: bool | None = None
+
+    @property
+    def precompute_tables(self) -> bool:
+        if self.strategy_precompute is not None:
+            return self.strategy_precompute
+        return self.discord_token is not None and bool(self.discord_token.get_secret_value())
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)

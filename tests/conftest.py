@@ -26,6 +26,7 @@ def settings_for_tests(tmp_path: Path) -> Settings:
         database_path=tmp_path / "data" / "dicepoker.sqlite3",
         dev_guild_id=None,
         log_level="DEBUG",
+        strategy_precompute=False,  # a minute of CPU per bot: tests/cogs/test_precompute.py
     )
 
 

@@ -9,21 +9,53 @@ says the table is being prepared; computer players `await wait(rules)`.
     tables = TableManager(settings.strategy_dir)   # in the play cog's service
     tables.get("classic")          # None the first time: loading has started
     await tables.wait("classic")   # the Table (None for banked: no exact table)
+    tables.precompute()            # start-up (STRATEGY_PRECOMPUTE): every exact table
+
+`precompute` loads every cached table, then computes the missing ones one after another in
+a worker PROCESS (one worker: the event loop and the GIL stay free for the bot); the worker
+writes the cache atomically and the manager loads it. From then on any computation (a hint
+for a table not done yet) queues on that worker too. `close` cancels what is queued and
+ends a computation under way (the next start computes it again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
+import multiprocessing
+import os
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
 from .table import EXACT, Table, compute, load, path_for, save
 
 log = logging.getLogger(__name__)
+
+# Fastest first: classic is ready in about a second, yatzy takes a minute.
+PRECOMPUTE_ORDER: tuple[str, ...] = ("classic", "scandinavian", "yahtzee", "yatzy")
+
+
+def _lower_priority() -> None:
+    """The worker's initializer: on a small machine the bot's own process comes first."""
+    with contextlib.suppress(OSError):  # not permitted: same priority, still another core
+        os.nice(10)
+
+
+def solve_to_cache(rules: str, cache_dir: str) -> float:
+    """In the worker process: compute `rules`, write it to the cache atomically; its seconds."""
+    table = compute(rules)
+    save(table, Path(cache_dir))
+    return table.seconds
+
+
+class _ClosedError(Exception):
+    """The manager was closed while a table was on its way (not an error worth a log)."""
+
 
 Loader = Callable[[str], Table]
 Status = Literal["ready", "loading", "idle", "failed", "none"]  # none: banked
@@ -40,15 +72,45 @@ class TableManager:
         self._failed: set[str] = set()
         self._lock = threading.Lock()  # done-callbacks run in the worker threads
         self._closed = False
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # precompute on
 
     def _load_or_compute(self, rules: str) -> Table:
+        began = time.perf_counter()
         table = load(rules, self.cache_dir)
+        if table is not None:
+            log.info("strategy table for %s: loaded in %.2f s", rules, time.perf_counter() - began)
+            return table
+        pool = self._pool
+        if pool is not None:
+            try:
+                table = self._in_worker(pool, rules)
+            except OSError:  # the worker could not write the cache: compute it here instead
+                log.warning("the worker could not cache the %s table in %s", rules, self.cache_dir)
         if table is None:
             table = compute(rules)
             try:
                 save(table, self.cache_dir)
             except OSError:  # a read-only disk costs a recomputation next start, no more
                 log.warning("could not cache the %s table in %s", rules, self.cache_dir)
+        log.info("strategy table for %s: computed in %.1f s", rules, table.seconds)
+        return table
+
+    def _in_worker(self, pool: concurrent.futures.ProcessPoolExecutor, rules: str) -> Table:
+        """Compute in the worker process, then load what it cached (milliseconds)."""
+        if self._closed:
+            raise _ClosedError(rules)
+        try:
+            seconds = pool.submit(solve_to_cache, rules, str(self.cache_dir)).result()
+        except (RuntimeError, concurrent.futures.CancelledError) as exc:
+            # submit after shutdown, a queued job cancelled, a worker ended by `close`
+            # (BrokenProcessPool is a RuntimeError): the bot is stopping.
+            if self._closed:
+                raise _ClosedError(rules) from exc
+            raise
+        table = load(rules, self.cache_dir)
+        if table is None:
+            raise OSError(f"the {rules} table the worker cached cannot be read back")
+        table.seconds = seconds
         return table
 
     # --- asking --------------------------------------------------------------------
@@ -99,6 +161,42 @@ class TableManager:
             if name in EXACT and path_for(name, self.cache_dir).exists():
                 self.get(name)
 
+    def precompute(self, order: Iterable[str] | None = None) -> threading.Thread:
+        """Start-up: load every cached table, then compute the missing ones in the worker
+        process, one after another, from a daemon thread that only waits (no asyncio task:
+        nothing on the event loop waits a minute for a table)."""
+        if self._pool is None and not self._closed:
+            # spawn, not fork: the child inherits none of the bot's threads, locks or sockets.
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        names = [n for n in (PRECOMPUTE_ORDER if order is None else order) if n in EXACT]
+        thread = threading.Thread(
+            target=self._run_precompute, args=(names,), name="strategy-precompute", daemon=True
+        )
+        thread.start()
+        return thread
+
+    def _run_precompute(self, names: list[str]) -> None:
+        began = time.perf_counter()
+        self.preload(*names)  # the cached ones first: milliseconds each, in their threads
+        for name in names:
+            if self._closed:
+                return
+            self.get(name)  # joins a job already started by a hint or a computer player
+            job = self._jobs.get(name)
+            if job is not None:
+                concurrent.futures.wait([job])  # the next computation only after this one
+        if not self._closed:
+            ready = [n for n in names if n in self._tables]
+            log.info(
+                "strategy tables ready (%s) after %.1f s",
+                ", ".join(ready) or "none",
+                time.perf_counter() - began,
+            )
+
     def put(self, table: Table) -> None:
         """Use `table` for its rule set (tests; a table computed elsewhere)."""
         with self._lock:
@@ -106,8 +204,23 @@ class TableManager:
             self._failed.discard(table.rules.name)
 
     def close(self) -> None:
-        """Start no more work (a computation already running ends with its daemon thread)."""
+        """Start no more work; cancel the queued computations and end the one under way in
+        the worker process (a computation in a thread ends with its daemon thread)."""
         self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # ProcessPoolExecutor cannot stop a running call (Python < 3.14 has no
+        # terminate_workers): end the worker, so neither the bot's exit nor the interpreter's
+        # atexit join waits up to a minute for a table nobody will use. It writes the cache
+        # atomically, so a killed worker leaves at most a stray temporary file.
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            if process.is_alive():
+                process.terminate()
+        for process in workers:
+            process.join(timeout=5)
 
     # --- the worker ----------------------------------------------------------------
 
@@ -142,7 +255,7 @@ class TableManager:
                 self._tables[rules] = job.result()
             else:
                 self._failed.add(rules)
-        if error is not None:
+        if isinstance(error, _ClosedError):
+            log.info("strategy table for %s: not computed (shutting down)", rules)
+        elif error is not None:
             log.error("strategy table for %s failed", rules, exc_info=error)
-        else:
-            log.info("strategy table for %s: ready", rules)

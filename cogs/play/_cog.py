@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,11 +14,14 @@ from bot.engine import RULESETS
 from bot.i18n import LANGUAGES, t
 from bot.i18n.translator import game_language, reply_language
 
-from . import _fallback, _views
+from . import _fallback, _hint, _views
 from ._service import GameService
 from ._table import Refusal
 from ._timers import TurnTimers
 from ._views import check_permissions, guard, is_manager, service_of, shown_name
+
+if TYPE_CHECKING:
+    from db import GuildSettings
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +45,19 @@ class PlayCog(commands.Cog, name="Play"):
         self.bot.add_dynamic_items(self._unknown)
         count = await self.service.load_active()
         log.info("loaded %d active game(s)", count)
+        await _hint.follow_setting(self.service)  # hints may have been turned off meanwhile
         # Games whose computer seat was to move when the bot stopped continue now.
         self.service.computer.resume(self.service._cache.values())
         self.timers.start()  # deadlines come back with the games' snapshots
+        if getattr(getattr(self.bot, "settings", None), "precompute_tables", False):
+            # Hints, perfect computer players, the timer and the analysis then find their
+            # table without anyone asking first (a worker process computes the missing ones).
+            self.service.tables.precompute()
+
+    @commands.Cog.listener()
+    async def on_poker_settings_changed(self, settings: GuildSettings) -> None:
+        """`/poker settings` changed something: the Hint buttons follow (next redraw)."""
+        await _hint.follow_setting(self.service, settings)
 
     async def cog_unload(self) -> None:
         await self.service.computer.stop()

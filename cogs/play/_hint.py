@@ -42,6 +42,26 @@ async def hints_allowed(service: GameService, guild_id: int | None) -> bool:
     return bool(getattr(settings, "hints_allowed", True))
 
 
+async def follow_setting(service: GameService, settings: Any | None = None) -> None:
+    """Make the Hint button of the games in play follow the server's current setting.
+
+    The service keeps one flag per game (set at its start) so that drawing a turn message
+    reads no setting; this refreshes the flags at start-up (hints turned off while the bot
+    was down) and after `/poker settings hints:` (`settings`: that server's new settings).
+    Each message follows at its next redraw: the next click, or `/poker resume`."""
+    allowed: dict[int | None, bool] = {}
+    if settings is not None:
+        allowed[settings.guild_id] = bool(getattr(settings, "hints_allowed", True))
+    for table in service.active_tables():
+        if table.status != "playing":
+            continue
+        if settings is not None and table.guild_id != settings.guild_id:
+            continue
+        if table.guild_id not in allowed:  # one read per server
+            allowed[table.guild_id] = await hints_allowed(service, table.guild_id)
+        service._hints[table.id] = allowed[table.guild_id]
+
+
 def describe(decision: Decision, game: Game, lang: str) -> str:
     """A decision in words, for the dice `game` shows."""
     if isinstance(decision, Record):

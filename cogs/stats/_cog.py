@@ -328,6 +328,8 @@ async def settings(
             )
             return
         updated = await store.update_settings(guild_id, changes, now=discord.utils.utcnow())
+        # The play cog listens (its turn messages follow the hints setting); no import of it.
+        interaction.client.dispatch("poker_settings_changed", updated)
         await interaction.response.send_message(
             embed=settings_embed(
                 updated, lang_of(interaction, updated), changed_by=interaction.user.display_name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import discord
 import pytest
 
 from bot.engine import Game
@@ -12,6 +13,7 @@ from bot.strategy import Hold, Record, advise, loss
 from bot.strategy.analysis import analyse
 from bot.strategy.tables import TableManager
 from cogs.play._hint import describe
+from db import Store
 
 from . import computer
 from .computer import (
@@ -202,5 +204,54 @@ async def test_the_hint_button_survives_a_restart(table, bot_factory):
     assert await service_of(env).tables.wait("classic") is not None
     hint = controls(fresh(env, message))["hint"]["custom_id"]
     res = await ann.click(message, custom_id=hint)
+    assert res.ephemeral
+    assert res.response.embeds[0].title == "💡 Hint — perfect play"
+
+
+async def _roll(env, channel, member):
+    message = turn_message(channel)
+    res = await member.click(message, custom_id=controls(fresh(env, message))["roll"]["custom_id"])
+    assert res.acknowledged
+    assert not res.ephemeral
+    return message
+
+
+async def test_the_hint_button_follows_hints_turned_off_while_the_bot_was_down(table, bot_factory):
+    env, channel, ann, _bob, _cid = table
+    lobby = await new_lobby(channel, ann)
+    await ann.click(lobby, label="Start")
+    assert "hint" in controls(fresh(env, turn_message(channel)))
+    await env.bot.close()
+    store = await Store.open(env.bot.settings.database_path)  # an admin tool while it is down
+    try:
+        await store.update_settings(channel.guild.id, {"hints_allowed": False})
+    finally:
+        await store.close()
+    await env.restart_bot(bot_factory())
+    message = await _roll(env, channel, ann)  # the next redraw of the turn message …
+    assert "roll" in controls(fresh(env, message))
+    assert "hint" not in controls(fresh(env, message))  # … has no Hint button any more
+
+
+async def test_the_hint_button_follows_poker_settings_during_a_game(table):
+    env, channel, ann, bob, _cid = table
+    boss = channel.guild.create_role("boss", permissions=discord.Permissions(manage_guild=True))
+    admin = channel.guild.add_member(env.create_user("dan"), roles=[boss])
+    lobby = await new_lobby(channel, ann)
+    await bob.click(lobby, label="Join")
+    await ann.click(lobby, label="Start")
+    mover = ann if f"<@{ann.id}>" in turn_message(channel).content else bob
+
+    res = await admin.slash(channel, "poker settings", hints=False)
+    assert not res.ephemeral
+    message = await _roll(env, channel, mover)
+    assert "hint" not in controls(fresh(env, message))
+
+    res = await admin.slash(channel, "poker settings", hints=True)
+    assert not res.ephemeral
+    message = await _roll(env, channel, mover)
+    assert "hint" in controls(fresh(env, message))
+    assert await service_of(env).tables.wait("classic") is not None
+    res = await mover.click(message, custom_id=controls(fresh(env, message))["hint"]["custom_id"])
     assert res.ephemeral
     assert res.response.embeds[0].title == "💡 Hint — perfect play"
