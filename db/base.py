@@ -199,6 +199,15 @@ class GameStore(Protocol):
         now: datetime | None = None,
     ) -> GameRecord: ...
 
+    async def save_ids(
+        self,
+        game_id: int,
+        *,
+        expect_version: int,
+        state: dict[str, Any],
+        now: datetime | None = None,
+    ) -> GameRecord: ...
+
     async def actions(self, game_id: int) -> list[dict[str, Any]]: ...
 
     async def results(self, game_id: int) -> list[StoredResult]: ...

@@ -202,9 +202,13 @@ class GameService:
         return after
 
     async def remember(self, table: Table, **ids: int | None) -> Table:
-        """Store message ids; the custom_id version does not change (nothing a player sees)."""
+        """Store message ids; the custom_id version does not change (nothing a player sees).
+
+        No action in it, so no fsync of its own (`save_ids`): the id is a convenience that
+        `/poker resume` can replace; every action was already committed with an fsync.
+        """
         new = replace(table, **ids)
-        record = await self.store.save(
+        record = await self.store.save_ids(
             table.id,
             expect_version=table.store_version,
             state=new.to_dict(),
@@ -243,8 +247,7 @@ class GameService:
                 # Stored but not shown: log it here, once, and tell the player how to
                 # see the game again (the next click on the old message refreshes it).
                 log.warning(
-                    "game %s (channel %s, version %s): stored, but Discord refused to show"
-                    " it: %r",
+                    "game %s (channel %s, version %s): stored, but Discord refused to show it: %r",
                     game_id,
                     committed.channel_id,
                     committed.version,
