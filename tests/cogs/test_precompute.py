@@ -2,7 +2,8 @@
 process, so the analysis and the timers have one without any hint click.
 
 The bots here start with an empty cache directory of their own; the rule sets computed are
-narrowed to classic (solved in about a second) or, to watch a shutdown, yatzy (a minute).
+narrowed to classic (solved in under a second) or, to watch a shutdown, yatzy (the
+longest: about ten seconds on 2 cores, and the bot closes milliseconds after it starts).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ async def test_a_cached_table_is_only_loaded_and_starts_no_worker(
     assert _workers(tables) == []  # the pool starts its process on the first computation
 
 
-@pytest.mark.parametrize("order", [("yatzy",)])  # a minute: still running at the close
+@pytest.mark.parametrize("order", [("yatzy",)])  # the longest: still running at the close
 async def test_closing_during_a_long_computation_ends_the_worker_cleanly(cache_dir, table, caplog):
     env, channel, ann, _bob, _cid = table
     tables = service_of(env).tables
