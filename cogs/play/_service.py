@@ -62,6 +62,19 @@ def missing_permissions(
     return [p for p in needed if not getattr(permissions, p)]
 
 
+def posts_turn(before: Table, after: Table) -> bool:
+    """Does publishing `after` post a new turn message (the old one becomes a summary)?"""
+    if after.status != "playing" or after.game is None or after.game.finished:
+        return False
+    if before.game is None:
+        return False  # the start: the lobby had no turn message
+    was = before.game.player
+    return any(
+        isinstance(e, Scored | Passed) or (isinstance(e, Left) and e.player == was)
+        for e in after.events
+    )
+
+
 class GameService:
     def __init__(self, bot: DicePokerBot) -> None:
         self.bot = bot
@@ -176,11 +189,18 @@ class GameService:
         elif before.status == "lobby" and after.status == "playing":
             self._hints[after.id] = await _hint.hints_allowed(self, after.guild_id)
             self.tables.preload(after.rules)  # from the disk cache only: milliseconds
+        state = after.to_dict()
+        if posts_turn(before, after):
+            # The message that will show this turn is posted after this save, and its id
+            # is written by the next one (post_turn). Until then a restarted bot must not
+            # take the old message (now the last turn's summary) for the turn's: with no
+            # id, timers post afresh and a click on the new message adopts it (`apply`).
+            state["turn_message_id"] = None
         try:
             record = await self.store.save(
                 before.id,
                 expect_version=before.store_version,
-                state=after.to_dict(),
+                state=state,
                 status=after.status if after.status != before.status else None,
                 actions=new_actions(before, after),
                 # The seats' results go in the same transaction as the last action.
@@ -239,10 +259,11 @@ class GameService:
             if version is not None and version != table.version:
                 await self._refresh_if_behind(table, interaction)
                 raise Refusal("errors.stale")
-            after = change(table)
-            committed = await self.commit(table, after)
+            current = self._adopt(table, interaction)
+            after = change(current)
+            committed = await self.commit(current, after)
             try:
-                return await self.publish(table, committed, interaction)
+                return await self.publish(current, committed, interaction)
             except (discord.HTTPException, MissingPermissions) as exc:
                 # Stored but not shown: log it here, once, and tell the player how to
                 # see the game again (the next click on the old message refreshes it).
@@ -256,6 +277,17 @@ class GameService:
                 if isinstance(exc, MissingPermissions):
                     raise
                 raise PublishFailed from None
+
+    def _adopt(self, table: Table, interaction: discord.Interaction | None) -> Table:
+        """After a restart the current turn message's id may be unknown (see `commit`):
+        the public message clicked, showing this game's controls at the current version,
+        is that message."""
+        message = getattr(interaction, "message", None)
+        if table.status != "playing" or table.turn_message_id is not None or message is None:
+            return table
+        if message.flags.ephemeral or _views.version_shown(message, table.id) != table.version:
+            return table
+        return replace(table, turn_message_id=message.id)
 
     async def _refresh_if_behind(
         self, table: Table, interaction: discord.Interaction | None
@@ -357,8 +389,13 @@ class GameService:
             "view": _views.turn_view(table, hints=self._hints.get(table.id, True)),
         }
 
-    async def post_turn(self, table: Table) -> Table:
-        """Post the current player's turn message (mentioning them) and remember it."""
+    async def post_turn(self, table: Table, *, persist: bool = True) -> Table:
+        """Post the current player's turn message (mentioning them) and remember it.
+
+        `persist=False` (a click's own publish): the id is only cached; the turn's next
+        save writes it with the action (one commit per click, not two; `commit` says how a
+        restart in between recovers). `/poker resume` stores it at once.
+        """
         current = table.current_id
         content = t("turn.mention", table.lang, mention=f"<@{current}>")
         seat = table.seat(current) if current is not None else None
@@ -375,7 +412,12 @@ class GameService:
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             **self.turn_message(table),
         )
-        return await self.remember(table, turn_message_id=message.id)
+        if persist:
+            return await self.remember(table, turn_message_id=message.id)
+        posted = replace(table, turn_message_id=message.id)
+        if posted.active:
+            self._cache[posted.id] = posted
+        return posted
 
     async def publish(
         self, before: Table, after: Table, interaction: discord.Interaction | None
@@ -440,7 +482,7 @@ class GameService:
             final = await self._send(after, **await self._pictured(after, standings, final=True))
             return await self.remember(after, final_message_id=final.id)  # history links here
         await self._send(after, **await self._pictured(after, card, final=False))
-        return await self.post_turn(after)
+        return await self.post_turn(after, persist=False)
 
     async def _pictured(self, table: Table, embed: discord.Embed, *, final: bool) -> dict[str, Any]:
         """`embed`, with the scorecard picture when the server turned pictures on."""
@@ -464,4 +506,4 @@ class GameService:
             table,
             embed=render.opening_embed(rounds, table.name_of(opening.starter), order, table.lang),
         )
-        return await self.post_turn(table)
+        return await self.post_turn(table, persist=False)
