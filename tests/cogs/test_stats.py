@@ -19,13 +19,14 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.engine import Game, Pass, Score
+from bot.engine import Game
 from bot.engine.replay import result, run
 from bot.i18n import t
 from cogs.play import Seat, Table
 from cogs.stats import seat_results
 from cogs.stats._cog import parse_duration, unique_names
 from tests.cogs.play import open_game, play_to_the_end
+from tests.engine.play import play
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
 LINE = re.compile(r"^\**(\d+)\. <@(\d+)> — (\S+) · games: (\d+)\**$")
@@ -48,21 +49,8 @@ async def league(simcord_env):
 
 
 def play_out(rules: str, players: list[str], seed: int) -> Game:
-    """A legal random game to its end."""
-    rng = random.Random(seed)
-    game = Game.new(rules, players)
-    while not game.finished:
-        who = game.player
-        game, _ = game.apply(game.draw(who, rng))
-        if game.can_roll(who) and rng.random() < 0.5:
-            game, _ = game.apply(game.draw(who, rng))
-        options = game.options()
-        if options:
-            pick = max(options, key=lambda o: o.points + rng.random() * 10)
-            game, _ = game.apply(Score(who, pick.row))
-        else:
-            game, _ = game.apply(Pass(who))
-    return game
+    """A legal random game to its end (the engine tests' generator)."""
+    return play(rules, players, random.Random(seed), greed=0.8)[0]
 
 
 async def store_game(
