@@ -6,7 +6,7 @@ next `Game` and an event. States are immutable: an illegal action changes nothin
 
 Decisions where RULES.md is silent (binding for the bot, the store and the solver):
 
-- Any number >= 1 of distinct players (the bot caps games at 8).
+- 1 to `MAX_PLAYERS` (8) distinct players; a replay holds the same.
 - ``{"player": p, "leave": true}`` is an extension action, legal at any time before
   the end and for any player (not only the one to play). The leaver's free rows are
   scratched at once: classic upper rows get the value with no dice (-3f), every
@@ -23,7 +23,12 @@ Decisions where RULES.md is silent (binding for the bot, the store and the solve
 - The yatzy/yahtzee/scandinavian bonus is granted as soon as the upper sum reaches
   63; classic's +50 once all six upper rows are filled (subtotal >= 0).
 - `banked` ends at the end of the round (seat order, first player first) in which
-  someone completes all 15 figures, or after 40 rounds.
+  someone completes all 15 figures, or after 40 rounds. Then each unfinished lower
+  figure takes its penalty and each unfinished upper figure 0, marked not made.
+- A game keeps no history: the caller keeps the actions (the store's log); `seq` counts
+  the actions folded so far, so a snapshot knows the next action's sequence number.
+- A card remembers which filled rows were not made (`Card.unmade`: scratches, a leaver's
+  rows, banked's end-of-game fills), so a 0 shows as ✓ (made) or — (not) without guessing.
 - Dice are JSON integers 1-6: ``true`` and ``3.0`` are not dice; unknown keys in an
   action are malformed.
 """
@@ -31,13 +36,14 @@ Decisions where RULES.md is silent (binding for the bot, the store and the solve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .errors import GameError
 from .rules import FACE, RuleSet, counts_of, get_rules
 
 DICE = 5
+MAX_PLAYERS = 8
 
 
 class DiceSource(Protocol):
@@ -96,38 +102,42 @@ Action = Roll | Score | Pass | Leave
 def parse_action(raw: Any) -> Action:
     """One action object of the replay format (`leave` is the bot's extension)."""
     if not isinstance(raw, dict):
-        raise GameError("an action must be an object")
+        raise GameError("action_not_object")
     player = raw.get("player")
     if not isinstance(player, str):
-        raise GameError("an action needs a player name")
+        raise GameError("action_no_player")
     keys = set(raw) - {"player"}
     unknown = keys - {"roll", "hold", "score", "pass", "leave"}
     if unknown:
-        raise GameError(f"unknown field {sorted(unknown)[0]!r} in an action")
+        raise GameError("action_unknown_field", field=sorted(unknown)[0])
     if keys in ({"roll"}, {"roll", "hold"}):
         values = raw["roll"]
         hold = raw.get("hold", [])
         if not isinstance(values, list) or not isinstance(hold, list):
-            raise GameError("roll and hold must be lists")
+            raise GameError("action_roll_lists")
         if any(type(v) is not int for v in values) or any(type(p) is not int for p in hold):
-            raise GameError("dice and held positions must be whole numbers")
+            raise GameError("action_whole_numbers")
         return Roll(player, tuple(values), tuple(hold))
     if keys == {"score"}:
         if not isinstance(raw["score"], str):
-            raise GameError("score must name a row")
+            raise GameError("action_score_row")
         return Score(player, raw["score"])
     if keys == {"pass"}:
         if raw["pass"] is not True:
-            raise GameError('a pass is written "pass": true')
+            raise GameError("action_pass_true")
         return Pass(player)
     if keys == {"leave"}:
         if raw["leave"] is not True:
-            raise GameError('a leave is written "leave": true')
+            raise GameError("action_leave_true")
         return Leave(player)
-    raise GameError("an action is one of roll (with optional hold), score, pass or leave")
+    raise GameError("action_kind")
 
 
 # --- events -------------------------------------------------------------------------
+
+
+# Each event answers the edges' question "is the turn over?" (`ends_turn`); the game
+# itself says whether it is over (`Game.finished`).
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,10 @@ class Rolled:
     player: str
     dice: tuple[int, ...]
     throw: int
+
+    @property
+    def ends_turn(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
@@ -147,16 +161,29 @@ class Scored:
     joker_bonus: int
     throws: int
 
+    @property
+    def ends_turn(self) -> bool:
+        return True
+
 
 @dataclass(frozen=True)
 class Passed:
     player: str
     spent: int
 
+    @property
+    def ends_turn(self) -> bool:
+        return True
+
 
 @dataclass(frozen=True)
 class Left:
     player: str
+    on_turn: bool = False  # the leaver was the player to move: their turn ended
+
+    @property
+    def ends_turn(self) -> bool:
+        return self.on_turn
 
 
 Event = Rolled | Scored | Passed | Left
@@ -175,9 +202,14 @@ class Card:
     bank: int = 0  # banked throws left
     turns: int = 0
     left: bool = False
+    unmade: frozenset[str] = frozenset()  # filled rows whose figure was not made
 
     def free(self, rows: Iterable[str]) -> list[str]:
         return [r for r in rows if self.rows[r] is None]
+
+    def made(self, row: str) -> bool:
+        """Whether `row` holds a made figure (a 0 then shows as ✓, else as —)."""
+        return self.rows[row] is not None and row not in self.unmade
 
     @property
     def complete(self) -> bool:
@@ -201,9 +233,10 @@ class Totals:
     upper: int
     bonus: int
     lower: int
-    extra: int
-    banked: int
+    extra: int  # poker bonuses + bank points
+    banked: int  # banked throws left
     total: int
+    bank_points: int = 0  # what the banked throws are worth (part of `extra`)
 
 
 @dataclass(frozen=True)
@@ -225,8 +258,8 @@ class Game:
     round: int = 1
     ending: bool = False  # banked: someone completed every figure this round
     finished: bool = False
-    version: int = 0  # bumped by every change, holds included
-    history: tuple[Action, ...] = field(default=(), compare=False)
+    seq: int = 0  # actions folded so far: the next action's sequence number
+    turn: int = 0  # turns begun after the first: changes exactly when a new turn begins
 
     # --- construction -----------------------------------------------------------
 
@@ -234,9 +267,11 @@ class Game:
     def new(cls, rules: RuleSet | str, players: Sequence[str]) -> Game:
         rs = get_rules(rules) if isinstance(rules, str) else rules
         if not players:
-            raise GameError("a game needs at least one player")
+            raise GameError("no_players")
+        if len(players) > MAX_PLAYERS:
+            raise GameError("too_many_players", max=MAX_PLAYERS)
         if len(set(players)) != len(players):
-            raise GameError("player names must be different")
+            raise GameError("names_not_distinct")
         cards = tuple(Card(name=p, rows=dict.fromkeys(rs.rows)) for p in players)
         return cls(rules=rs, cards=cards)
 
@@ -252,7 +287,7 @@ class Game:
     # --- snapshots (what the store keeps beside the action log) ----------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able snapshot; `from_dict` restores it exactly (history included)."""
+        """A JSON-able snapshot; `from_dict` restores it exactly."""
         return {
             "rules": self.rules.name,
             "cards": [
@@ -263,6 +298,7 @@ class Game:
                     "bank": c.bank,
                     "turns": c.turns,
                     "left": c.left,
+                    "unmade": sorted(c.unmade),
                 }
                 for c in self.cards
             ],
@@ -273,16 +309,25 @@ class Game:
             "round": self.round,
             "ending": self.ending,
             "finished": self.finished,
-            "version": self.version,
-            "history": [a.to_json() for a in self.history],
+            "seq": self.seq,
+            "turn": self.turn,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
+        rules = get_rules(data["rules"])
         return cls(
-            rules=get_rules(data["rules"]),
+            rules=rules,
             cards=tuple(
-                Card(c["name"], dict(c["rows"]), c["extra"], c["bank"], c["turns"], c["left"])
+                Card(
+                    c["name"],
+                    dict(c["rows"]),
+                    c["extra"],
+                    c["bank"],
+                    c["turns"],
+                    c["left"],
+                    frozenset(c["unmade"]) if "unmade" in c else _unmade_of(rules, c["rows"]),
+                )
                 for c in data["cards"]
             ),
             current=data["current"],
@@ -292,8 +337,9 @@ class Game:
             round=data["round"],
             ending=data["ending"],
             finished=data["finished"],
-            version=data["version"],
-            history=tuple(parse_action(a) for a in data["history"]),
+            # Snapshots written before the log left them carried their history instead.
+            seq=data["seq"] if "seq" in data else len(data.get("history", ())),
+            turn=data["turn"] if "turn" in data else sum(c["turns"] for c in data["cards"]),
         )
 
     # --- queries ----------------------------------------------------------------
@@ -314,7 +360,9 @@ class Game:
         for c in self.cards:
             if c.name == player:
                 return c
-        raise GameError(f"{player} is not playing in this game")
+        raise GameError("not_playing", player=player)
+
+
 
     def throw_limit(self) -> int:
         return self.rules.throws + (self.card.bank if self.rules.banked else 0)
@@ -332,31 +380,29 @@ class Game:
 
     def _check_turn(self, player: str) -> None:
         if self.finished:
-            raise GameError("the game is over")
-        if player not in self.players:
-            raise GameError(f"{player} is not playing in this game")
+            raise GameError("game_over")
         if player != self.player:
-            raise GameError(f"it is {self.player}'s turn")
+            if all(c.name != player for c in self.cards):
+                raise GameError("not_playing", player=player)
+            raise GameError("not_your_turn", player=self.player)
 
     def verify_roll(
         self, player: str, hold: Sequence[int] = (), values: Sequence[int] | None = None
     ) -> None:
         self._check_turn(player)
         if self.throws >= self.throw_limit():
-            raise GameError(
-                "no throws left: record a row" + (" or pass" if self.rules.banked else "")
-            )
+            raise GameError("no_throws_left_pass" if self.rules.banked else "no_throws_left")
         if any(type(p) is not int or not 0 <= p < DICE for p in hold):
-            raise GameError("held dice are positions 0–4")
+            raise GameError("hold_positions")
         if len(set(hold)) != len(hold):
-            raise GameError("a die is held twice")
+            raise GameError("hold_twice")
         if hold and not self.dice:
-            raise GameError("nothing to hold before the first throw")
+            raise GameError("hold_before_throw")
         if values is not None:
             if len(values) != DICE - len(hold):
-                raise GameError(f"expected {DICE - len(hold)} dice, got {len(values)}")
+                raise GameError("dice_count", expected=DICE - len(hold), got=len(values))
             if any(type(v) is not int or not 1 <= v <= 6 for v in values):
-                raise GameError("a die shows 1 to 6")
+                raise GameError("die_value")
 
     def can_roll(self, player: str) -> bool:
         return _ok(self.verify_roll, player)
@@ -373,12 +419,7 @@ class Game:
         kept = set(hold)
         dice = tuple(self.dice[i] if i in kept else next(it) for i in range(DICE))
         throws = self.throws + 1
-        game = self._next(
-            dice=dice,
-            throws=throws,
-            held=frozenset(kept),
-            action=Roll(player, tuple(values), tuple(hold)),
-        )
+        game = self._next(dice=dice, throws=throws, held=frozenset(kept))
         return game, Rolled(player, dice, throws)
 
     # --- hold (interface state, not a replay action) ----------------------------------
@@ -386,15 +427,18 @@ class Game:
     def verify_hold(self, player: str, position: int) -> None:
         self._check_turn(player)
         if not self.dice:
-            raise GameError("throw the dice before holding any")
+            raise GameError("throw_first_hold")
         if type(position) is not int or not 0 <= position < DICE:
-            raise GameError("held dice are positions 0–4")
+            raise GameError("hold_positions")
         if self.throws >= self.throw_limit():
-            raise GameError("no throws left: holding changes nothing")
+            raise GameError("hold_no_throws")
+
+    def can_hold(self, player: str, position: int = 0) -> bool:
+        return _ok(self.verify_hold, player, position)
 
     def toggle_hold(self, player: str, position: int) -> Game:
         self.verify_hold(player, position)
-        return replace(self, held=self.held ^ {position}, version=self.version + 1)
+        return replace(self, held=self.held ^ {position})
 
     # --- score --------------------------------------------------------------------
 
@@ -446,19 +490,19 @@ class Game:
         self._check_turn(player)
         rs = self.rules
         if row not in rs.rows:
-            raise GameError(f"there is no row {row!r} in {rs.name}")
+            raise GameError("no_such_row", row=row, rules=rs.name)
         if not self.dice:
-            raise GameError("throw the dice before recording a row")
+            raise GameError("throw_first_score")
         if self.card.rows[row] is not None:
-            raise GameError(f"the row {row} is already filled")
+            raise GameError("row_filled", row=row)
         if rs.upper_first and row in rs.lower and self.card.free(rs.upper):
-            raise GameError("fill the upper rows (ones to sixes) before the lower ones")
+            raise GameError("upper_first")
         for option in self.options():
             if option.row == row:
                 return option
         if self._joker()[0]:
-            raise GameError("a joker must go in " + ", ".join(o.row for o in self.options()))
-        raise GameError(f"the dice do not make {row}")
+            raise GameError("joker_rows", rows=", ".join(o.row for o in self.options()))
+        raise GameError("not_made", row=row)
 
     def can_score(self, player: str, row: str) -> bool:
         return _ok(self.verify_score, player, row)
@@ -468,18 +512,21 @@ class Game:
         card = self.card
         rows = {**card.rows, row: option.points}
         bank = card.bank + (self.rules.throws - self.throws if self.rules.banked else 0)
-        card = replace(card, rows=rows, extra=card.extra + option.joker_bonus, bank=bank)
+        unmade = card.unmade if option.made else card.unmade | {row}
+        card = replace(
+            card, rows=rows, extra=card.extra + option.joker_bonus, bank=bank, unmade=unmade
+        )
         event = Scored(
             player, row, option.points, option.made, option.doubled, option.joker_bonus, self.throws
         )
-        return self._end_turn(card, Score(player, row)), event
+        return self._end_turn(card), event
 
     # --- pass (banked only) -------------------------------------------------------------
 
     def verify_pass(self, player: str) -> None:
         self._check_turn(player)
         if not self.rules.banked:
-            raise GameError(f"passing is only allowed in banked, not in {self.rules.name}")
+            raise GameError("pass_banked_only", rules=self.rules.name)
 
     def can_pass(self, player: str) -> bool:
         return _ok(self.verify_pass, player)
@@ -488,15 +535,18 @@ class Game:
         self.verify_pass(player)
         spent = max(0, self.throws - self.rules.throws)
         card = replace(self.card, bank=self.card.bank - spent)
-        return self._end_turn(card, Pass(player)), Passed(player, spent)
+        return self._end_turn(card), Passed(player, spent)
 
     # --- leave ----------------------------------------------------------------------
 
     def verify_leave(self, player: str) -> None:
         if self.finished:
-            raise GameError("the game is over")
+            raise GameError("game_over")
         if self.card_of(player).left:
-            raise GameError(f"{player} has already left")
+            raise GameError("already_left", player=player)
+
+    def can_leave(self, player: str) -> bool:
+        return _ok(self.verify_leave, player)
 
     def leave(self, player: str) -> tuple[Game, Left]:
         self.verify_leave(player)
@@ -504,18 +554,19 @@ class Game:
         index = self.players.index(player)
         old = self.cards[index]
         # Scratched rows: the value with no dice; banked penalises them at the end instead.
-        rows: dict[str, int | None] = (
-            dict(old.rows)
-            if rs.banked
-            else {r: (v if v is not None else rs.scratch_value(r)) for r, v in old.rows.items()}
-        )
-        cards = _with(self.cards, index, replace(old, rows=rows, left=True))
-        action = Leave(player)
-        game = replace(self, cards=cards)
+        if rs.banked:
+            card = replace(old, left=True)
+        else:
+            free = old.free(rs.rows)
+            rows = {**old.rows, **{r: rs.scratch_value(r) for r in free}}
+            card = replace(old, rows=rows, left=True, unmade=old.unmade | set(free))
+        game = replace(self, cards=_with(self.cards, index, card))
         if index == self.current:
-            return game._advance(action), Left(player)
-        game = game._next(action=action)
-        if all(c.left for c in cards) or (not rs.banked and all(c.complete for c in cards)):
+            return game._advance(), Left(player, on_turn=True)
+        game = game._next()
+        if all(c.left for c in game.cards) or (
+            not rs.banked and all(c.complete for c in game.cards)
+        ):
             game = game._finish()
         return game, Left(player)
 
@@ -532,20 +583,20 @@ class Game:
 
     # --- internals ------------------------------------------------------------------
 
-    def _next(self, action: Action, **changes: Any) -> Game:
-        return replace(self, version=self.version + 1, history=(*self.history, action), **changes)
+    def _next(self, **changes: Any) -> Game:
+        return replace(self, seq=self.seq + 1, **changes)
 
-    def _end_turn(self, card: Card, action: Action) -> Game:
+    def _end_turn(self, card: Card) -> Game:
         card = replace(card, turns=card.turns + 1)
         game = replace(self, cards=_with(self.cards, self.current, card))
         if self.rules.banked and card.complete:
             game = replace(game, ending=True)
-        return game._advance(action)
+        return game._advance()
 
-    def _advance(self, action: Action) -> Game:
+    def _advance(self) -> Game:
         """Hand the dice to the next active player; close rounds and the game."""
         rs, n = self.rules, len(self.cards)
-        base = self._next(action=action, dice=(), throws=0, held=frozenset())
+        base = self._next(dice=(), throws=0, held=frozenset(), turn=self.turn + 1)
         active = [i for i, c in enumerate(self.cards) if not c.left]
         if not active:
             return base._finish()
@@ -574,14 +625,26 @@ class Game:
         rs = self.rules
         cards = self.cards
         if rs.banked:
+            # Unfinished figures: lower ones take their penalty, upper ones 0 (not made).
             cards = tuple(
                 replace(
                     c,
                     rows={r: (v if v is not None else rs.penalties[r]) for r, v in c.rows.items()},
+                    unmade=c.unmade | set(c.free(rs.rows)),
                 )
                 for c in cards
             )
         return replace(self, cards=cards, finished=True, dice=(), throws=0, held=frozenset())
+
+
+def _unmade_of(rules: RuleSet, rows: dict[str, int | None]) -> frozenset[str]:
+    """For a snapshot from before `unmade`: a 0 in an upper row of classic or banked was a
+    made figure (exactly three, or banked's ✓), any other 0 a scratch."""
+    return frozenset(
+        r
+        for r, v in rows.items()
+        if v == 0 and not (r in FACE and (rules.upper_first or rules.banked))
+    )
 
 
 def _with(cards: tuple[Card, ...], index: int, card: Card) -> tuple[Card, ...]:
@@ -605,8 +668,9 @@ def totals_of(rules: RuleSet, card: Card) -> Totals:
     else:
         bonus = rules.bonus if rules.bonus and upper >= rules.bonus_threshold else 0
     banked = card.bank if rules.banked else 0
-    extra = card.extra + 3 * banked
-    return Totals(upper, bonus, lower, extra, banked, upper + bonus + lower + extra)
+    bank_points = rules.bank_value * banked
+    extra = card.extra + bank_points
+    return Totals(upper, bonus, lower, extra, banked, upper + bonus + lower + extra, bank_points)
 
 
 def standings_of(rules: RuleSet, cards: Sequence[Card]) -> list[Standing]:
@@ -626,6 +690,7 @@ def settlement(totals: Sequence[int]) -> list[float]:
 
 __all__ = [
     "DICE",
+    "MAX_PLAYERS",
     "Action",
     "Card",
     "DiceSource",

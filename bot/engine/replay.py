@@ -2,9 +2,10 @@
 
 Input: ``{"rules": NAME, "players": [...], "actions": [...]}`` and nothing else (an
 unknown key at the top level or in an action is malformed). ``players`` is the seat
-order, first player first; any number >= 1 of distinct, non-empty names (the bot caps
-games at 8). Actions are those of RULES.md plus the bot's extension
-``{"player": p, "leave": true}`` (see `game.py` for what leaving does).
+order, first player first; 1 to 8 distinct, non-empty names (more is malformed).
+Actions are those of RULES.md plus the bot's extension ``{"player": p, "leave": true}``
+(see `game.py` for what leaving does). The fold keeps no history, so its time grows
+linearly with the number of actions; a reason quotes at most 80 characters of the input.
 
 `cli` is the whole of ``python -m bot replay FILE``: exit 0 with the result JSON on
 stdout, or exit 2 with exactly one line on stderr (``action N: reason`` with N the
@@ -16,11 +17,12 @@ nobody can act on.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from .errors import GameError
-from .game import Game, parse_action
+from .errors import GameError, quote
+from .game import Action, Game, parse_action
 from .rules import get_rules
 
 
@@ -54,6 +56,14 @@ def run(data: Any) -> Game:
     return game
 
 
+def fold(rules: str, players: Sequence[str], actions: Iterable[dict[str, Any]]) -> Game:
+    """The game of stored actions (the store's log); GameError if one does not apply."""
+    game = Game.new(rules, players)
+    for raw in actions:
+        game, _ = game.apply(parse_action(raw))
+    return game
+
+
 def result(game: Game) -> dict[str, Any]:
     """The output JSON of RULES.md (also for unfinished games)."""
     return {
@@ -77,13 +87,9 @@ def result(game: Game) -> dict[str, Any]:
     }
 
 
-def document(game: Game) -> dict[str, Any]:
+def document(rules: str, players: Sequence[str], actions: Iterable[Action]) -> dict[str, Any]:
     """A game's actions as a replay input document (what `/poker export` writes)."""
-    return {
-        "rules": game.rules.name,
-        "players": list(game.players),
-        "actions": [a.to_json() for a in game.history],
-    }
+    return {"rules": rules, "players": list(players), "actions": [a.to_json() for a in actions]}
 
 
 def read_document(path: str, stdin: BinaryIO | None) -> Any:
@@ -93,7 +99,8 @@ def read_document(path: str, stdin: BinaryIO | None) -> Any:
     try:
         raw = stdin.read() if path == "-" and stdin is not None else Path(path).read_bytes()
     except OSError as exc:
-        raise ReplayError(f"input: cannot read {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        raise ReplayError(f"input: cannot read {quote(path)}: {reason}") from None
     try:
         # utf-8-sig: a byte order mark from a Windows editor is not worth refusing.
         text = raw.decode("utf-8-sig")

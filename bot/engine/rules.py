@@ -185,6 +185,7 @@ class RuleSet:
     throws: int = 3
     max_rounds: int | None = None  # banked safety cap
     penalties: dict[str, int] = field(default_factory=dict)  # banked: unfinished rows
+    bank_value: int = 3  # banked: points per banked throw left at the end
 
     @property
     def upper(self) -> tuple[str, ...]:
@@ -266,8 +267,9 @@ BANKED = RuleSet(
     scratch=False,
     banked=True,
     max_rounds=40,
+    # Only the free program is penalised (RULES.md): an unfinished upper figure counts 0.
     penalties={
-        **{row: -3 * FACE[row] for row in UPPER},
+        **dict.fromkeys(UPPER, 0),
         "pair": -12,
         "two_pairs": -22,
         "three_of_a_kind": -18,
@@ -307,5 +309,4 @@ def get_rules(name: str) -> RuleSet:
     try:
         return RULESETS[name]
     except KeyError:
-        known = ", ".join(RULESETS)
-        raise GameError(f"unknown rules {name!r} (known: {known})") from None
+        raise GameError("unknown_rules", rules=name, known=", ".join(RULESETS)) from None

@@ -2,19 +2,20 @@
 
 A decision is what Verhoeff's Yahtzee proficiency test scores: the dice kept before a
 throw after the first (`Hold`) and the row recorded (`Record`). The turn's first throw and
-leaving are not choices. The decisions are read from the game's action log, so the
-analysis of a stored game is the same whenever it runs.
+leaving are not choices. The decisions are read from the game's action log (the store's
+`actions`, folded from the empty game), so the analysis of a stored game is the same
+whenever it runs.
 
-    report = analyse(table, game, players={"123"})
+    report = analyse(table, Game.new(rules, seats), actions, players={"123"})
     report["123"].mean      # expected points lost per decision
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
-from bot.engine import Game, Roll, Score
+from bot.engine import Action, Game, Roll, Score
 
 from .policy import Decision, Hold, Record, loss
 from .table import Table
@@ -33,10 +34,10 @@ class Proficiency:
         return self.lost / self.decisions if self.decisions else 0.0
 
 
-def decisions(game: Game) -> Iterator[tuple[Game, Decision]]:
-    """Each decision of the log with the game just before it, in order."""
-    state = Game.new(game.rules, game.players)
-    for action in game.history:
+def decisions(start: Game, actions: Iterable[Action]) -> Iterator[tuple[Game, Decision]]:
+    """Each decision of the log (`actions` folded from `start`) with the game just before it."""
+    state = start
+    for action in actions:
         if isinstance(action, Roll) and state.dice:
             yield state, Hold(tuple(action.hold))
         elif isinstance(action, Score):
@@ -45,16 +46,19 @@ def decisions(game: Game) -> Iterator[tuple[Game, Decision]]:
 
 
 def analyse(
-    table: Table, game: Game, players: Collection[str] | None = None
+    table: Table,
+    start: Game,
+    actions: Iterable[Action],
+    players: Collection[str] | None = None,
 ) -> dict[str, Proficiency]:
     """Every (or each listed) player's proficiency over the whole log.
 
     A player listed without decisions (left before their first choice) gets none.
     """
-    wanted = set(game.players if players is None else players)
+    wanted = set(start.players if players is None else players)
     lost = dict.fromkeys(wanted, 0.0)
     count = dict.fromkeys(wanted, 0)
-    for before, decision in decisions(game):
+    for before, decision in decisions(start, actions):
         player = before.player
         if player not in wanted:
             continue
@@ -66,10 +70,12 @@ def analyse(
     return {p: Proficiency(count[p], lost[p]) for p in wanted}
 
 
-def last_decision(game: Game, player: str) -> tuple[Game, Decision] | None:
+def last_decision(
+    start: Game, actions: Iterable[Action], player: str
+) -> tuple[Game, Decision] | None:
     """`player`'s most recent decision and the game before it (None: none yet)."""
     found = None
-    for before, decision in decisions(game):
+    for before, decision in decisions(start, actions):
         if before.player == player:
             found = (before, decision)
     return found

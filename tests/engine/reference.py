@@ -239,7 +239,8 @@ def replay(doc: dict[str, Any]) -> dict[str, Any]:
         for p in names:
             for r in rows:
                 if card[p][r] is None:
-                    card[p][r] = -3 * face_of(r) if r in UPPER_ROWS else PENALTY[r]
+                    # Only the free program is penalised; an upper figure counts 0.
+                    card[p][r] = 0 if r in UPPER_ROWS else PENALTY[r]
 
     out = []
     for p in names:

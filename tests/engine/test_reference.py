@@ -62,8 +62,8 @@ def test_random_games_match_reference(rules, luck, fives, greed, leave):
     for seed in range(12):
         rng = random.Random(f"{rules}-{seed}-{luck}")
         players = ["ann", "bob", "cat", "dan"][: 1 + seed % 4]
-        game, _ = play(rules, players, rng, luck=luck, fives=fives, greed=greed, leave=leave)
-        doc = document(game)
+        game, actions = play(rules, players, rng, luck=luck, fives=fives, greed=greed, leave=leave)
+        doc = document(rules, players, actions)
         assert result(game) == ref.replay(doc), (rules, seed)
         cut = rng.randrange(len(doc["actions"]) + 1)
         partial = {**doc, "actions": doc["actions"][:cut]}

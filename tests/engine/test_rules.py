@@ -461,11 +461,11 @@ def test_banked_unfinished_rows_get_penalties_at_the_end():
     rows = game.cards[0].rows
     assert rows == {
         "ones": 0,
-        "twos": -6,
-        "threes": -9,
-        "fours": -12,
-        "fives": -15,
-        "sixes": -18,
+        "twos": 0,
+        "threes": 0,
+        "fours": 0,
+        "fives": 0,
+        "sixes": 0,
         "pair": -12,
         "two_pairs": -22,
         "three_of_a_kind": -18,
@@ -476,9 +476,12 @@ def test_banked_unfinished_rows_get_penalties_at_the_end():
         "poker": -30,
         "chance": -30,
     }
+    # Only the free program is penalised: the unfinished upper figures count 0, not made.
+    assert game.cards[0].made("ones")
+    assert not any(game.cards[0].made(r) for r in UPPER[1:])
     totals = game.totals("ann")
-    assert (totals.upper, totals.lower, totals.extra) == (-60, -199, 6)
-    assert totals.total == -60 - 199 + 6
+    assert (totals.upper, totals.lower, totals.extra, totals.bank_points) == (0, -199, 6, 6)
+    assert totals.total == -199 + 6
 
 
 def test_banked_cap_is_forty_rounds():
@@ -532,7 +535,8 @@ def test_banked_completion_after_passes_still_finishes_the_round():
     game = run(game, Roll("bob", (1, 2, 3, 4, 5)), Pass("bob"))
     assert game.finished
     assert [c.turns for c in game.cards] == [16, 16]
-    assert game.card_of("bob").rows["ones"] == -3
+    assert game.card_of("bob").rows["ones"] == 0
+    assert not game.card_of("bob").made("ones")
 
 
 # --- leaving ----------------------------------------------------------------------------
@@ -575,9 +579,12 @@ def test_banked_leaver_rows_get_penalties_when_the_game_ends():
     assert game.player == "ann"
     game = run(game, Leave("ann"))
     assert game.finished
-    assert game.card_of("bob").rows["ones"] == -3
+    assert game.card_of("bob").rows["ones"] == 0
+    assert game.card_of("bob").rows["pair"] == -12
     assert game.card_of("ann").rows["ones"] == 0
-    assert game.card_of("ann").rows["twos"] == -6
+    assert game.card_of("ann").made("ones")
+    assert game.card_of("ann").rows["twos"] == 0
+    assert not game.card_of("ann").made("twos")
 
 
 def test_everyone_leaving_ends_the_game():
@@ -614,7 +621,7 @@ def test_snapshot_round_trip_mid_turn():
     game = game.toggle_hold("bob", 0)
     again = Game.from_dict(game.to_dict())
     assert again == game
-    assert again.history == game.history
+    assert again.seq == game.seq == 3
     assert again.held == frozenset({0})
     assert again.draw("bob", random.Random(1)).hold == (0,)
 
@@ -622,11 +629,13 @@ def test_snapshot_round_trip_mid_turn():
 # --- players and the injected dice source -------------------------------------------------
 
 
-def test_any_number_of_distinct_players():
-    names = [f"p{i}" for i in range(12)]
+def test_one_to_eight_distinct_players():
+    names = [f"p{i}" for i in range(8)]
     game = Game.new("yatzy", names)
     assert game.players == tuple(names)
     assert game.player == "p0"
+    with pytest.raises(GameError, match="at most 8"):
+        Game.new("yatzy", [*names, "p8"])
     with pytest.raises(GameError, match="at least one"):
         Game.new("yatzy", [])
     with pytest.raises(GameError, match="different"):
@@ -675,13 +684,16 @@ def test_hold_toggling_rules():
             game.toggle_hold("ann", bad)
     with pytest.raises(GameError, match="ann's turn"):
         game.toggle_hold("bob", 0)
+    assert game.can_hold("ann", 3)
+    assert not game.can_hold("bob", 3)
     held = game.toggle_hold("ann", 3)
     assert held.held == frozenset({3})
-    assert held.version == game.version + 1
+    assert held.seq == game.seq  # a hold is interface state, not an action
     assert game.held == frozenset()  # the old state is untouched
     game = run(held, Roll("ann", (6, 6, 6, 6), hold=(3,)), Roll("ann", (6, 6, 6, 6, 6)))
     with pytest.raises(GameError, match="no throws left"):
         game.toggle_hold("ann", 0)
+    assert not game.can_hold("ann", 0)
 
 
 def test_a_snapshot_does_not_alias_the_state():
