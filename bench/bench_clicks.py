@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.app import DicePokerBot
 from bot.settings import Settings
-from db import Store
+from db import SqliteStore
 
 TURNS = 150  # each turn: one or two Rolls, a hold, a record
 FLOOR_CLICKS = 400
@@ -154,8 +154,8 @@ async def _game(folder: Path) -> dict[str, list[float]]:
 
 
 async def _commits(folder: Path) -> list[float]:
-    """One Store.save (an action + the snapshot, synchronous=FULL) alone: part of every click."""
-    store = await Store.open(folder / "commits.sqlite3")
+    """One store save (an action + the snapshot, synchronous=FULL) alone: part of every click."""
+    store = await SqliteStore.open(folder / "commits.sqlite3")
     record = await store.create_game(
         guild_id=1, channel_id=1, host_id=1, rules="yatzy", state={"seats": []}
     )
@@ -190,4 +190,4 @@ async def main() -> None:
     median, p99 = _quantiles(commits)
     print(f"{'(commit)':<10}{len(commits):>8}{median:>12.2f}{p99:>10.2f}{median / f_median:>8.2f}")
     print("ratio = median / trivial median; target: ratio ≤ 2.0 and p99 ≤ 10 ms")
-    print("(commit) = Store.save alone, outside Discord: the fsync every game click pays")
+    print("(commit) = SqliteStore.save alone, outside Discord: the fsync every game click pays")

@@ -15,7 +15,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from db import METRICS, SeatResult, Store
+from db import METRICS, SeatResult, SqliteStore
 
 TARGET_MS = 50.0
 RESULTS = 100_000
@@ -25,7 +25,7 @@ GUILD = 1
 REPEATS = 7
 
 
-async def _fill(store: Store, rng: random.Random) -> int:
+async def _fill(store: SqliteStore, rng: random.Random) -> int:
     start = datetime(2025, 1, 1, tzinfo=UTC)
     written = games = 0
     while written < RESULTS:
@@ -76,7 +76,7 @@ def _scratch_dir() -> str | None:
 
 async def main() -> None:
     with tempfile.TemporaryDirectory(dir=_scratch_dir()) as tmp:
-        store = await Store.open(Path(tmp) / "bench.sqlite3")
+        store = await SqliteStore.open(Path(tmp) / "bench.sqlite3")
         try:
             began = time.perf_counter()
             games = await _fill(store, random.Random(5))

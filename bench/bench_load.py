@@ -6,7 +6,7 @@ each click runs with 200 games live in the cache and the store; simulated time s
 still, so no turn times out), errors
 (refused or unanswered clicks and errors the bot raised: must be 0), memory per active
 game, and the start-up time of a bot whose database holds 1,000 active games (inserted
-through the Store). Run with `make bench` or `python -m bench load`.
+through the SqliteStore). Run with `make bench` or `python -m bench load`.
 
 Memory: the simulated Discord lives in the same process and keeps every message the bot
 sent, so resident memory per game (shown too) mostly measures simcord. The target is
@@ -38,7 +38,7 @@ from bot.app import DicePokerBot
 from bot.engine import Game, RuleSet
 from bot.settings import Settings
 from cogs.play import Seat, Table
-from db import Store
+from db import SqliteStore
 
 GAMES = 200
 MEMBERS_PER_GAME = 4
@@ -215,9 +215,9 @@ def _mid_game(table: Table, rng: random.Random, moves: int) -> Table:
 
 
 async def _seed(folder: Path) -> Path:
-    """1,000 games in play, each a few turns in, written through the Store."""
+    """1,000 games in play, each a few turns in, written through the SqliteStore."""
     path = folder / "startup.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     rng = random.Random(9)
     try:
         for g in range(STARTUP_GAMES):

@@ -1,11 +1,16 @@
 """The store: every SQL statement of the bot lives in this package.
 
-`from db import Store, GameRecord, ChannelBusy, StaleVersion`; `Store` is the SQLite store,
-`GameStore` the protocol a cog may type against (room for a PostgreSQL store later).
+Everything above `db/` types against the `GameStore` protocol and opens the store with
+`open_store(DATABASE_URL)`; `db.sqlite` (the embedded default) implements it.
 """
 
-from .base import (
+from __future__ import annotations
+
+from .sqlite import SqliteStore
+from .store import (
+    ID_MAX,
     METRICS,
+    SCORECARDS,
     SKILL_MIN_GAMES,
     TURN_TIMEOUT_DEFAULT,
     TURN_TIMEOUT_MAX,
@@ -21,16 +26,28 @@ from .base import (
     GuildSettings,
     MemberStats,
     SeatResult,
+    Shards,
     StaleVersion,
     StoredResult,
     StoreError,
+    shard_of,
 )
-from .sqlite import SqliteStore
+from .url import DEFAULT_URL, DatabaseUrlError, parse, sqlite_url
 
-Store = SqliteStore
+
+async def open_store(url: str = DEFAULT_URL) -> GameStore:
+    """Open (and migrate) the store `url` names; DatabaseUrlError for one we cannot open."""
+    where = parse(url)
+    if where.dialect == "sqlite":
+        return await SqliteStore.open(where.target)
+    raise DatabaseUrlError(f"{url!r}: this build has no PostgreSQL store")
+
 
 __all__ = [
+    "DEFAULT_URL",
+    "ID_MAX",
     "METRICS",
+    "SCORECARDS",
     "SKILL_MIN_GAMES",
     "TURN_TIMEOUT_DEFAULT",
     "TURN_TIMEOUT_MAX",
@@ -39,6 +56,7 @@ __all__ = [
     "BoardLine",
     "BoardPage",
     "ChannelBusy",
+    "DatabaseUrlError",
     "FinishedGame",
     "GameNotFound",
     "GameRecord",
@@ -46,9 +64,13 @@ __all__ = [
     "GuildSettings",
     "MemberStats",
     "SeatResult",
+    "Shards",
     "SqliteStore",
     "StaleVersion",
-    "Store",
     "StoreError",
     "StoredResult",
+    "open_store",
+    "parse",
+    "shard_of",
+    "sqlite_url",
 ]

@@ -13,7 +13,7 @@ from bot.strategy import Hold, Record, advise, loss
 from bot.strategy.analysis import analyse
 from bot.strategy.tables import TableManager
 from cogs.play._hint import describe
-from db import Store
+from db import SqliteStore
 
 from . import computer
 from .computer import (
@@ -222,7 +222,7 @@ async def test_the_hint_button_follows_hints_turned_off_while_the_bot_was_down(t
     await ann.click(lobby, label="Start")
     assert "hint" in controls(fresh(env, turn_message(channel)))
     await env.bot.close()
-    store = await Store.open(env.bot.settings.database_path)  # an admin tool while it is down
+    store = await SqliteStore.open(env.bot.settings.database_path)  # an admin tool while it is down
     try:
         await store.update_settings(channel.guild.id, {"hints_allowed": False})
     finally:

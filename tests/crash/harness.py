@@ -3,7 +3,7 @@
 `kill_and_check(workdir, kills, seed)` starts `tests.crash.driver` as a child process,
 waits until it plays, SIGKILLs it after a random delay, then checks the database:
 `PRAGMA integrity_check` is ok and every action the driver logged as acknowledged is
-in `Store.actions` at its sequence number with the same payload. After the last kill a
+in `SqliteStore.actions` at its sequence number with the same payload. After the last kill a
 child plays on to a clean exit (the game continues) and is checked the same way.
 Used by tests/crash/test_crash.py (a few kills) and bench/bench_crash.py (many).
 """
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from db import Store
+from db import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 60.0
@@ -63,7 +63,7 @@ def integrity(db: Path) -> str:
 
 
 async def _stored(db: Path, games: set[int]) -> dict[int, list[dict[str, Any]]]:
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     try:
         return {g: await store.actions(g) for g in games}
     finally:

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from db import Store
+from db import SqliteStore
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "data" / "test.sqlite3")
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    s = await SqliteStore.open(tmp_path / "data" / "test.sqlite3")
     yield s
     await s.close()

@@ -13,19 +13,19 @@ from pathlib import Path
 import pytest
 
 import db
-from db import ActionConflict, ChannelBusy, GameNotFound, GameRecord, StaleVersion, Store
-from db.sqlite import migrations
+from db import ActionConflict, ChannelBusy, GameNotFound, GameRecord, SqliteStore, StaleVersion
+from db.sqlite.store import migrations
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
-async def new(store: Store, channel: int = 10, **kw) -> GameRecord:
+async def new(store: SqliteStore, channel: int = 10, **kw) -> GameRecord:
     args = {"guild_id": 1, "channel_id": channel, "host_id": 7, "rules": "classic", "state": {}}
     args.update(kw)
     return await store.create_game(**args)
 
 
-async def test_create_and_get(store: Store) -> None:
+async def test_create_and_get(store: SqliteStore) -> None:
     g = await new(store, state={"seats": [7], "name": "Аня"}, now=T0)
     assert (g.status, g.version, g.guild_id, g.channel_id, g.host_id, g.rules) == (
         "lobby",
@@ -42,26 +42,26 @@ async def test_create_and_get(store: Store) -> None:
     assert await store.get_game(g.id + 100) is None
 
 
-async def test_dm_game_has_no_guild(store: Store) -> None:
+async def test_dm_game_has_no_guild(store: SqliteStore) -> None:
     g = await new(store, guild_id=None)
     got = await store.get_game(g.id)
     assert got is not None
     assert got.guild_id is None
 
 
-async def test_default_time_is_now_utc(store: Store) -> None:
+async def test_default_time_is_now_utc(store: SqliteStore) -> None:
     before = datetime.now(UTC)
     g = await new(store)
     assert before - timedelta(seconds=1) <= g.created_at <= datetime.now(UTC)
     assert g.created_at.utcoffset() == timedelta(0)
 
 
-async def test_naive_time_is_refused(store: Store) -> None:
+async def test_naive_time_is_refused(store: SqliteStore) -> None:
     with pytest.raises(ValueError, match="timezone"):
         await new(store, now=datetime(2025, 1, 1))
 
 
-async def test_channel_busy_while_lobby_or_playing(store: Store) -> None:
+async def test_channel_busy_while_lobby_or_playing(store: SqliteStore) -> None:
     g = await new(store)
     with pytest.raises(ChannelBusy) as info:
         await new(store)
@@ -76,7 +76,7 @@ async def test_channel_busy_while_lobby_or_playing(store: Store) -> None:
     assert again.status == "lobby"
 
 
-async def test_channel_busy_race_one_connection(store: Store) -> None:
+async def test_channel_busy_race_one_connection(store: SqliteStore) -> None:
     results = await asyncio.gather(*(new(store) for _ in range(8)), return_exceptions=True)
     made = [r for r in results if isinstance(r, GameRecord)]
     busy = [r for r in results if isinstance(r, ChannelBusy)]
@@ -89,7 +89,7 @@ async def test_channel_busy_race_two_connections(tmp_path: Path) -> None:
     # Two processes (two connections) checking and inserting at once: only the unique
     # index can stop the second one, a SELECT-then-INSERT could not.
     path = tmp_path / "race.sqlite3"
-    a, b = await Store.open(path), await Store.open(path)
+    a, b = await SqliteStore.open(path), await SqliteStore.open(path)
     try:
         results = await asyncio.gather(new(a), new(b), new(a), new(b), return_exceptions=True)
         made = [r for r in results if isinstance(r, GameRecord)]
@@ -102,7 +102,7 @@ async def test_channel_busy_race_two_connections(tmp_path: Path) -> None:
 
 async def test_unique_index_enforced_without_the_store(tmp_path: Path) -> None:
     path = tmp_path / "raw.sqlite3"
-    s = await Store.open(path)
+    s = await SqliteStore.open(path)
     await new(s)
     await s.close()
     conn = sqlite3.connect(path)
@@ -116,7 +116,7 @@ async def test_unique_index_enforced_without_the_store(tmp_path: Path) -> None:
         conn.close()
 
 
-async def test_active_game_and_active_games(store: Store) -> None:
+async def test_active_game_and_active_games(store: SqliteStore) -> None:
     assert await store.active_game(10) is None
     assert await store.active_games() == []
     a = await new(store, channel=10)
@@ -134,7 +134,7 @@ async def test_active_game_and_active_games(store: Store) -> None:
     assert [g.id for g in await store.active_games()] == [a.id, b.id]
 
 
-async def test_save_bumps_version_and_appends(store: Store) -> None:
+async def test_save_bumps_version_and_appends(store: SqliteStore) -> None:
     g = await new(store, now=T0)
     later = T0 + timedelta(minutes=3)
     saved = await store.save(
@@ -155,7 +155,7 @@ async def test_save_bumps_version_and_appends(store: Store) -> None:
     assert (kept.version, kept.status) == (2, "playing")
 
 
-async def test_actions_in_seq_order(store: Store) -> None:
+async def test_actions_in_seq_order(store: SqliteStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={}, actions=[(1, {"n": 1}), (0, {"n": 0})])
     await store.save(g.id, expect_version=1, state={}, actions=[(2, {"n": 2})])
@@ -163,7 +163,7 @@ async def test_actions_in_seq_order(store: Store) -> None:
     assert await store.actions(g.id + 1) == []
 
 
-async def test_stale_version_writes_nothing(store: Store) -> None:
+async def test_stale_version_writes_nothing(store: SqliteStore) -> None:
     g = await new(store, state={"v": 0})
     await store.save(g.id, expect_version=0, state={"v": 1}, actions=[(0, {"a": 0})])
     with pytest.raises(StaleVersion) as info:
@@ -181,7 +181,7 @@ async def test_stale_version_writes_nothing(store: Store) -> None:
     assert await store.actions(g.id) == [{"a": 0}]
 
 
-async def test_concurrent_saves_one_wins(store: Store) -> None:
+async def test_concurrent_saves_one_wins(store: SqliteStore) -> None:
     g = await new(store)
     results = await asyncio.gather(
         *(store.save(g.id, expect_version=0, state={"by": i}) for i in range(5)),
@@ -193,7 +193,7 @@ async def test_concurrent_saves_one_wins(store: Store) -> None:
     assert await store.get_game(g.id) == won[0]
 
 
-async def test_identical_reappend_is_ignored(store: Store) -> None:
+async def test_identical_reappend_is_ignored(store: SqliteStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={}, actions=[(0, {"type": "roll", "k": [1]})])
     # A replayed write (same seq, same action, key order aside) changes nothing in actions.
@@ -207,7 +207,7 @@ async def test_identical_reappend_is_ignored(store: Store) -> None:
     assert await store.actions(g.id) == [{"type": "roll", "k": [1]}, {"type": "pass"}]
 
 
-async def test_different_reappend_conflicts_and_rolls_back(store: Store) -> None:
+async def test_different_reappend_conflicts_and_rolls_back(store: SqliteStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={"s": 1}, actions=[(0, {"type": "roll"})])
     with pytest.raises(ActionConflict):
@@ -223,7 +223,7 @@ async def test_different_reappend_conflicts_and_rolls_back(store: Store) -> None
     assert await store.actions(g.id) == [{"type": "roll"}]
 
 
-async def test_save_unknown_game_and_bad_status(store: Store) -> None:
+async def test_save_unknown_game_and_bad_status(store: SqliteStore) -> None:
     with pytest.raises(GameNotFound):
         await store.save(999, expect_version=0, state={})
     g = await new(store)
@@ -234,7 +234,7 @@ async def test_save_unknown_game_and_bad_status(store: Store) -> None:
     assert got.version == 0
 
 
-async def test_reviving_a_game_in_a_busy_channel(store: Store) -> None:
+async def test_reviving_a_game_in_a_busy_channel(store: SqliteStore) -> None:
     old = await new(store)
     await store.save(old.id, expect_version=0, state={}, status="cancelled")
     fresh = await new(store)
@@ -245,7 +245,7 @@ async def test_reviving_a_game_in_a_busy_channel(store: Store) -> None:
 
 async def test_actions_are_append_only(tmp_path: Path) -> None:
     path = tmp_path / "ao.sqlite3"
-    s = await Store.open(path)
+    s = await SqliteStore.open(path)
     g = await new(s)
     await s.save(g.id, expect_version=0, state={}, actions=[(0, {"a": 1})])
     await s.close()
@@ -261,14 +261,14 @@ async def test_actions_are_append_only(tmp_path: Path) -> None:
 
 async def test_durable_after_close(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "folder" / "d.sqlite3"
-    s = await Store.open(path)
+    s = await SqliteStore.open(path)
     g = await new(s)
     saved = await s.save(
         g.id, expect_version=0, state={"k": "v"}, status="playing", actions=[(0, {"x": 1})]
     )
     await s.close()
     # Another connection, as after a restart: everything acknowledged is there.
-    s2 = await Store.open(path)
+    s2 = await SqliteStore.open(path)
     try:
         assert await s2.get_game(g.id) == saved
         assert await s2.actions(g.id) == [{"x": 1}]
@@ -278,7 +278,7 @@ async def test_durable_after_close(tmp_path: Path) -> None:
 
 
 async def test_pragmas(tmp_path: Path) -> None:
-    s = await Store.open(tmp_path / "p.sqlite3")
+    s = await SqliteStore.open(tmp_path / "p.sqlite3")
     try:
         conn = s._conn
         async with conn.execute("PRAGMA journal_mode") as c:
@@ -292,7 +292,7 @@ async def test_pragmas(tmp_path: Path) -> None:
 
 
 async def test_foreign_key_on_actions(tmp_path: Path) -> None:
-    s = await Store.open(tmp_path / "fk.sqlite3")
+    s = await SqliteStore.open(tmp_path / "fk.sqlite3")
     try:
         with pytest.raises(sqlite3.IntegrityError):
             await s._conn.execute(
@@ -306,7 +306,7 @@ async def test_debug_logging_does_not_break_commits(tmp_path: Path, caplog) -> N
     # aiosqlite logs every result at DEBUG; a captured log record keeps a cursor alive, and
     # a cursor left open keeps its statement in progress, so COMMIT would fail.
     caplog.set_level(logging.DEBUG, logger="aiosqlite")
-    s = await Store.open(tmp_path / "debug.sqlite3")
+    s = await SqliteStore.open(tmp_path / "debug.sqlite3")
     try:
         g = await new(s)
         await s.save(g.id, expect_version=0, state={}, status="finished", actions=[(0, {})])
@@ -317,7 +317,7 @@ async def test_debug_logging_does_not_break_commits(tmp_path: Path, caplog) -> N
 
 
 async def test_memory_store() -> None:
-    s = await Store.open(":memory:")
+    s = await SqliteStore.open(":memory:")
     try:
         g = await new(s)
         assert await s.get_game(g.id) == g
@@ -337,8 +337,8 @@ def test_migrations_are_numbered_and_shipped() -> None:
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     globs = pyproject["tool"]["setuptools"]["package-data"]["db"]
     for _, name, _ in found:
-        assert any(fnmatch(f"migrations/{name}", g) for g in globs), name
-    folder = Path(db.__file__).parent / "migrations"
+        assert any(fnmatch(f"sqlite/migrations/{name}", g) for g in globs), name
+    folder = Path(db.__file__).parent / "sqlite" / "migrations"
     assert sorted(p.name for p in folder.glob("*.sql")) == sorted(n for _, n, _ in found)
 
 
@@ -346,10 +346,10 @@ async def test_upgrade_from_every_older_version(tmp_path: Path) -> None:
     latest = len(migrations())
     for older in range(latest):
         path = tmp_path / f"v{older}.sqlite3"
-        s = await Store.open(path, upto=older)
+        s = await SqliteStore.open(path, upto=older)
         assert await s.schema_version() == older
         await s.close()
-        s = await Store.open(path)
+        s = await SqliteStore.open(path)
         try:
             assert await s.schema_version() == latest
             g = await new(s)
@@ -360,10 +360,10 @@ async def test_upgrade_from_every_older_version(tmp_path: Path) -> None:
 
 async def test_reopen_does_not_reapply(tmp_path: Path) -> None:
     path = tmp_path / "twice.sqlite3"
-    s = await Store.open(path)
+    s = await SqliteStore.open(path)
     g = await new(s)
     await s.close()
-    s = await Store.open(path)  # CREATE TABLE again would fail: migrations are skipped
+    s = await SqliteStore.open(path)  # CREATE TABLE again would fail: migrations are skipped
     try:
         assert await s.get_game(g.id) == g
     finally:
@@ -376,20 +376,20 @@ async def test_newer_database_is_refused(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
     conn.close()
     with pytest.raises(RuntimeError, match="newer"):
-        await Store.open(path)
+        await SqliteStore.open(path)
 
 
 async def test_failed_migration_leaves_old_version(tmp_path: Path, monkeypatch) -> None:
-    import db.sqlite as sq
+    import db.sqlite.store as sq
 
     good = migrations()
     broken = [*good, (len(good) + 1, "V99__broken.sql", "CREATE TABLE z (a); SELECT nope();")]
     path = tmp_path / "broken.sqlite3"
     monkeypatch.setattr(sq, "migrations", lambda: broken)
     with pytest.raises(sqlite3.OperationalError):
-        await Store.open(path)
+        await SqliteStore.open(path)
     monkeypatch.setattr(sq, "migrations", lambda: good)
-    s = await Store.open(path)
+    s = await SqliteStore.open(path)
     try:
         assert await s.schema_version() == len(good)
         async with s._conn.execute("SELECT name FROM sqlite_master WHERE name = 'z'") as c:

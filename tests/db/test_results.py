@@ -11,9 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from db import SeatResult, StaleVersion, Store
-from db.base import GuildSettings
-from db.sqlite import migrations
+from db import SeatResult, SqliteStore, StaleVersion
+from db.sqlite.store import migrations
+from db.store import GuildSettings
+
+from .legacy import legacy_game
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -37,7 +39,7 @@ def seats(totals: list[int], players: list[int | None], losses=None) -> list[Sea
 
 
 async def play(
-    store: Store,
+    store: SqliteStore,
     totals: list[int],
     players: list[int | None],
     *,
@@ -75,7 +77,7 @@ async def play(
     return g.id
 
 
-async def test_results_written_with_the_last_action(store: Store) -> None:
+async def test_results_written_with_the_last_action(store: SqliteStore) -> None:
     gid = await play(store, [200, 150, 150], [1, 2, None])
     got = await store.results(gid)
     assert [(r.seat, r.player_id, r.total, r.rank, r.is_bot) for r in got] == [
@@ -92,7 +94,7 @@ async def test_results_written_with_the_last_action(store: Store) -> None:
     assert game.status == "finished"
 
 
-async def test_results_need_a_finish(store: Store) -> None:
+async def test_results_need_a_finish(store: SqliteStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     for status in (None, "playing", "cancelled"):
         with pytest.raises(ValueError, match="finishes"):
@@ -112,7 +114,7 @@ async def test_results_need_a_finish(store: Store) -> None:
     assert got.version == 0
 
 
-async def test_stale_finish_writes_no_results(store: Store) -> None:
+async def test_stale_finish_writes_no_results(store: SqliteStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     await store.save(g.id, expect_version=0, state={}, status="playing")
     with pytest.raises(StaleVersion):
@@ -122,7 +124,7 @@ async def test_stale_finish_writes_no_results(store: Store) -> None:
     assert await store.results(g.id) == []
 
 
-async def test_cancelled_game_has_no_results(store: Store) -> None:
+async def test_cancelled_game_has_no_results(store: SqliteStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     await store.save(g.id, expect_version=0, state={}, status="cancelled")
     assert await store.results(g.id) == []
@@ -133,14 +135,14 @@ async def test_cancelled_game_has_no_results(store: Store) -> None:
 # --- leaderboards -------------------------------------------------------------------------
 
 
-async def test_empty_board(store: Store) -> None:
+async def test_empty_board(store: SqliteStore) -> None:
     page = await store.leaderboard(1, metric="net", member_id=5)
     assert (page.lines, page.me, page.pages, page.ranked, page.page) == ([], None, 1, 0, 0)
     page = await store.leaderboard(1, page=3)
     assert (page.page, page.lines) == (0, [])
 
 
-async def test_wins_with_fair_ties(store: Store) -> None:
+async def test_wins_with_fair_ties(store: SqliteStore) -> None:
     await play(store, [100, 100, 50], [1, 2, 3])  # 1 and 2 share the win
     await play(store, [80, 90], [3, 4])
     await play(store, [10, 90], [1, 4])
@@ -153,7 +155,7 @@ async def test_wins_with_fair_ties(store: Store) -> None:
     ]
 
 
-async def test_each_metric_orders_its_way(store: Store) -> None:
+async def test_each_metric_orders_its_way(store: SqliteStore) -> None:
     # member 1: scores 300, 100 → avg 200, best 300; member 2: 250, 250 → avg 250, best 250
     await play(store, [300, 250], [1, 2], losses=[1.0, 2.0])
     await play(store, [100, 250, 40], [1, 2, 3], losses=[3.0, 0.5, None])
@@ -172,7 +174,7 @@ async def test_each_metric_orders_its_way(store: Store) -> None:
     assert board["skill"] == []  # nobody has 5 analysed games yet
 
 
-async def test_skill_needs_five_analysed_games_lower_is_better(store: Store) -> None:
+async def test_skill_needs_five_analysed_games_lower_is_better(store: SqliteStore) -> None:
     for i in range(5):
         await play(
             store,
@@ -190,7 +192,7 @@ async def test_skill_needs_five_analysed_games_lower_is_better(store: Store) -> 
     assert me is None  # member 3 has one analysed game: not ranked
 
 
-async def test_an_empty_skill_board_knows_there_were_games(store: Store) -> None:
+async def test_an_empty_skill_board_knows_there_were_games(store: SqliteStore) -> None:
     assert not (await store.leaderboard(1, metric="skill")).has_games
     await play(store, [10, 20], [1, 2], losses=[0.5, 0.5])
     page = await store.leaderboard(1, metric="skill")
@@ -199,7 +201,7 @@ async def test_an_empty_skill_board_knows_there_were_games(store: Store) -> None
     assert (await store.leaderboard(1, metric="wins")).has_games
 
 
-async def test_rules_filter_and_guild_scope(store: Store) -> None:
+async def test_rules_filter_and_guild_scope(store: SqliteStore) -> None:
     await play(store, [100, 50], [1, 2], rules="classic")
     await play(store, [10, 50], [1, 2], rules="yatzy")
     await play(store, [10, 500], [1, 9], guild=2)
@@ -212,13 +214,13 @@ async def test_rules_filter_and_guild_scope(store: Store) -> None:
     assert (await store.leaderboard(1, rules="banked")).ranked == 0
 
 
-async def test_bots_are_not_on_the_board(store: Store) -> None:
+async def test_bots_are_not_on_the_board(store: SqliteStore) -> None:
     await play(store, [10, 500], [1, None])
     page = await store.leaderboard(1, metric="best")
     assert [x.player_id for x in page.lines] == [1]
 
 
-async def test_pagination_and_own_line(store: Store) -> None:
+async def test_pagination_and_own_line(store: SqliteStore) -> None:
     # 25 members, member m scored m*10 once: best board is 25, 24, … 1
     for m in range(1, 26):
         await play(store, [m * 10], [m], channel=m)
@@ -239,8 +241,8 @@ async def test_pagination_and_own_line(store: Store) -> None:
     assert (await store.leaderboard(1, metric="best", member_id=99)).me is None
 
 
-async def test_board_reads_the_running_totals_by_index(store: Store) -> None:
-    from db.sqlite import _BOARD_SQL
+async def test_board_reads_the_running_totals_by_index(store: SqliteStore) -> None:
+    from db.sqlite.store import _BOARD_SQL
 
     for by_rules, index in (
         (False, "USING INDEX standings_by_member (guild_id=?)"),
@@ -276,7 +278,7 @@ game_st = st.tuples(
     rules=st.sampled_from([None, "classic"]),
 )
 async def test_board_matches_an_independent_computation(games, metric, rules) -> None:
-    store = await Store.open(":memory:")
+    store = await SqliteStore.open(":memory:")
     try:
         rows: list[tuple[int, int, int, float, float | None, str]] = []
         for n, (members, totals, losses, rs) in enumerate(games):
@@ -321,7 +323,7 @@ async def test_board_matches_an_independent_computation(games, metric, rules) ->
 # --- stats and history --------------------------------------------------------------------
 
 
-async def test_member_stats(store: Store) -> None:
+async def test_member_stats(store: SqliteStore) -> None:
     await play(store, [100, 50], [1, 2], rules="classic", losses=[1.0, None])
     await play(store, [30, 50], [1, 2], rules="yatzy", losses=[2.0, None])
     await play(store, [70, 70], [1, 2], rules="classic")
@@ -340,7 +342,7 @@ async def test_member_stats(store: Store) -> None:
     assert await store.member_stats(2, 1) == []
 
 
-async def test_recent_scores_last_twenty_oldest_first(store: Store) -> None:
+async def test_recent_scores_last_twenty_oldest_first(store: SqliteStore) -> None:
     for i in range(25):
         await play(store, [i], [1], at=T0 + timedelta(hours=i))
     scores = await store.recent_scores(1, 1)
@@ -348,7 +350,7 @@ async def test_recent_scores_last_twenty_oldest_first(store: Store) -> None:
     assert await store.recent_scores(1, 2) == []
 
 
-async def test_history_newest_first_with_seats(store: Store) -> None:
+async def test_history_newest_first_with_seats(store: SqliteStore) -> None:
     a = await play(store, [10, 20], [1, 2], at=T0)
     b = await play(store, [30, 5, 7], [2, 3, None], at=T0 + timedelta(days=1), rules="yatzy")
     await play(store, [1], [1], guild=2)
@@ -366,7 +368,7 @@ async def test_history_newest_first_with_seats(store: Store) -> None:
 # --- settings -----------------------------------------------------------------------------
 
 
-async def test_settings_defaults_update_and_validation(store: Store) -> None:
+async def test_settings_defaults_update_and_validation(store: SqliteStore) -> None:
     assert await store.guild_settings(1) == GuildSettings(
         guild_id=1,
         default_rules=None,
@@ -395,43 +397,49 @@ async def test_settings_defaults_update_and_validation(store: Store) -> None:
 
 async def test_v1_database_with_games_upgrades(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    old = await Store.open(path, upto=1)
-    g = await old.create_game(guild_id=1, channel_id=3, host_id=4, rules="classic", state={"x": 1})
-    await old.save(
-        g.id, expect_version=0, state={"x": 2}, status="playing", actions=[(0, {"type": "roll"})]
-    )
+    old = await SqliteStore.open(path, upto=1)
     await old.close()
+    game_id = legacy_game(
+        path, guild=1, channel=3, rules="classic", status="playing", version=1,
+        state={"x": 2}, actions=[{"type": "roll"}], at=T0,
+    )
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     assert conn.execute("SELECT name FROM sqlite_master WHERE name='results'").fetchone() is None
     conn.close()
-    new = await Store.open(path)
+    new = await SqliteStore.open(path)
     try:
         assert await new.schema_version() == len(migrations())
         game = await new.active_game(3)
         assert game is not None
         assert (game.version, game.state) == (1, {"x": 2})
         await new.save(
-            g.id,
+            game_id,
             expect_version=1,
             state={},
             status="finished",
             actions=[(1, {"type": "score"})],
             results=seats([9], [4]),
         )
-        assert [r.total for r in await new.results(g.id)] == [9]
+        assert [r.total for r in await new.results(game_id)] == [9]
     finally:
         await new.close()
 
 
 async def test_v2_results_are_counted_into_standings(tmp_path: Path) -> None:
     path = tmp_path / "v2.sqlite3"
-    old = await Store.open(path, upto=2)
-    await play(old, [100, 50, 75], [1, 2, None], losses=[1.0, 0.5, None])
-    await play(old, [60, 90], [1, 2], rules="yatzy")
-    await play(old, [60], [1], guild=None)  # a DM game: on no board
+    old = await SqliteStore.open(path, upto=2)
     await old.close()
-    new = await Store.open(path)
+    for totals, players, losses, guild, rules in (
+        ([100, 50, 75], [1, 2, None], [1.0, 0.5, None], 1, "classic"),
+        ([60, 90], [1, 2], None, 1, "yatzy"),
+        ([60], [1], None, None, "classic"),  # a DM game: on no board
+    ):
+        legacy_game(
+            path, guild=guild, channel=10, rules=rules, status="finished", version=2,
+            state={}, actions=[{"type": "roll"}], at=T0, results=seats(totals, players, losses),
+        )
+    new = await SqliteStore.open(path)
     try:
         await play(new, [10, 20], [1, 2], rules="yatzy")  # counted by the trigger
         net = await new.leaderboard(1, metric="net")

@@ -1,4 +1,4 @@
-"""What the click-cost work changed in the store: one-trip saves, `save_ids`, the settings
+"""What the click-cost work changed in the store: one-trip saves, `save_messages`, the settings
 cache. Behaviour only (never timings): the same results, errors and pragmas as before."""
 
 from __future__ import annotations
@@ -10,46 +10,49 @@ from pathlib import Path
 
 import pytest
 
-from db import ActionConflict, GameNotFound, StaleVersion, Store
+from db import ActionConflict, GameNotFound, SqliteStore, StaleVersion
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
-async def _synchronous(store: Store) -> int:
+async def _synchronous(store: SqliteStore) -> int:
     async with store._conn.execute("PRAGMA synchronous") as c:
         row = await c.fetchone()
     assert row is not None
     return int(row[0])
 
 
-async def test_save_ids_replaces_the_snapshot_and_keeps_synchronous_full(store: Store) -> None:
+async def test_save_messages_replaces_the_snapshot_and_keeps_synchronous_full(
+    store: SqliteStore,
+) -> None:
     g = await store.create_game(
         guild_id=1, channel_id=5, host_id=7, rules="yatzy", state={"turn_message_id": None}
     )
     g = await store.save(g.id, expect_version=0, state={"a": 1}, actions=[(0, {"x": 1})])
-    r = await store.save_ids(g.id, expect_version=1, state={"turn_message_id": 99}, now=T0)
-    assert (r.version, r.state, r.updated_at, r.status) == (2, {"turn_message_id": 99}, T0, "lobby")
+    r = await store.save_messages(g.id, expect_version=1, state={"turn_message_id": 99}, now=T0)
+    # The version stays: the message just posted carries it in its custom_ids.
+    assert (r.version, r.state, r.updated_at, r.status) == (1, {"turn_message_id": 99}, T0, "lobby")
     stored = await store.get_game(g.id)
     assert stored is not None
     assert stored.state == {"turn_message_id": 99}
     assert await store.actions(g.id) == [{"x": 1}]  # no action of its own
-    # The next save's transaction is FULL again (the NORMAL was for save_ids only).
+    # The next save's transaction is FULL again (the NORMAL was for save_messages only).
     assert await _synchronous(store) == 2
 
 
-async def test_save_ids_refuses_a_stale_version_and_an_unknown_game(store: Store) -> None:
+async def test_save_messages_refuses_a_stale_version_and_an_unknown_game(store: SqliteStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=5, host_id=7, rules="yatzy", state={})
     with pytest.raises(StaleVersion):
-        await store.save_ids(g.id, expect_version=3, state={"turn_message_id": 1})
+        await store.save_messages(g.id, expect_version=3, state={"turn_message_id": 1})
     with pytest.raises(GameNotFound):
-        await store.save_ids(g.id + 100, expect_version=0, state={})
+        await store.save_messages(g.id + 100, expect_version=0, state={})
     stored = await store.get_game(g.id)
     assert stored is not None
     assert (stored.version, stored.state) == (0, {})
     assert await _synchronous(store) == 2  # restored after the failure too
 
 
-async def test_a_failed_save_rolls_back_everything_in_its_one_trip(store: Store) -> None:
+async def test_a_failed_save_rolls_back_everything_in_its_one_trip(store: SqliteStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=5, host_id=7, rules="yatzy", state={})
     await store.save(g.id, expect_version=0, state={"n": 1}, actions=[(0, {"x": 1})])
     with pytest.raises(ActionConflict):
@@ -65,7 +68,7 @@ async def test_a_failed_save_rolls_back_everything_in_its_one_trip(store: Store)
     assert await store.actions(g.id) == [{"x": 1}, {"x": 2}]
 
 
-async def test_saves_from_many_tasks_serialise(store: Store) -> None:
+async def test_saves_from_many_tasks_serialise(store: SqliteStore) -> None:
     games = [
         await store.create_game(guild_id=1, channel_id=c, host_id=7, rules="yatzy", state={})
         for c in range(1, 6)
@@ -83,7 +86,7 @@ async def test_saves_from_many_tasks_serialise(store: Store) -> None:
 
 
 async def test_settings_cache_follows_updates_and_ignores_refused_ones(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "s.sqlite3")
+    store = await SqliteStore.open(tmp_path / "s.sqlite3")
     try:
         assert (await store.guild_settings(1)).turn_timeout == 300  # default, now cached
         await store.update_settings(1, {"turn_timeout": 60, "images": True})
@@ -97,7 +100,7 @@ async def test_settings_cache_follows_updates_and_ignores_refused_ones(tmp_path:
         assert (got.turn_timeout, got.images, got.bots_allowed) == (60, True, True)
     finally:
         await store.close()
-    reopened = await Store.open(tmp_path / "s.sqlite3")
+    reopened = await SqliteStore.open(tmp_path / "s.sqlite3")
     try:
         got = await reopened.guild_settings(1)
         assert (got.turn_timeout, got.images, got.bots_allowed) == (60, True, True)

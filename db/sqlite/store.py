@@ -1,4 +1,8 @@
-"""The SQLite store: one aiosqlite connection, WAL, every write in one explicit transaction."""
+"""The SQLite store: one aiosqlite connection, WAL, every write in one explicit transaction.
+
+The embedded default (`sqlite:///data/dicepoker.sqlite3`): one process owns the file, so
+the server settings are cached here and every read sees this process's own writes.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,9 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -17,14 +21,11 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 
-from .base import (
+from db.store import (
     ACTIVE_STATUSES,
     METRICS,
-    SETTINGS_FIELDS,
     SKILL_MIN_GAMES,
     STATUSES,
-    TURN_TIMEOUT_MAX,
-    TURN_TIMEOUT_MIN,
     ActionConflict,
     BoardLine,
     BoardPage,
@@ -35,8 +36,10 @@ from .base import (
     GuildSettings,
     MemberStats,
     SeatResult,
+    Shards,
     StaleVersion,
     StoredResult,
+    check_settings,
 )
 
 log = logging.getLogger(__name__)
@@ -49,7 +52,7 @@ _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 def migrations() -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every migration shipped in db/migrations, in order."""
-    folder = resources.files(__package__).joinpath("migrations")
+    folder = resources.files(__package__ or "db.sqlite").joinpath("migrations")
     found = []
     for entry in folder.iterdir():
         match = _MIGRATION_NAME.fullmatch(entry.name)
@@ -60,6 +63,21 @@ def migrations() -> list[tuple[int, str, str]]:
     if versions != list(range(1, len(found) + 1)):
         raise RuntimeError(f"migrations must be numbered 1, 2, 3 … without gaps: {versions}")
     return found
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return None if moment is None else to_text(moment)
+
+
+def _shard_params(shards: Shards | None) -> tuple[int, str]:
+    """(count, JSON list of ids) for the shard filter; count 1 and [0] hold every guild."""
+    if shards is None:
+        return 1, "[0]"
+    return shards.count, json.dumps(sorted(shards.ids))
+
+
+# A guild's shard, as Discord computes it; games outside a guild are on shard 0.
+_ON_SHARDS = "(COALESCE(guild_id, 0) >> 22) % ? IN (SELECT value FROM json_each(?))"
 
 
 def to_text(moment: datetime) -> str:
@@ -166,17 +184,19 @@ class SqliteStore:
         host_id: int,
         rules: str,
         state: dict[str, Any],
+        deadline: datetime | None = None,
         now: datetime | None = None,
     ) -> GameRecord:
         """A new lobby (version 0); ChannelBusy if the channel has an active game."""
         stamp = to_text(now or _utcnow())
+        due = _stamp(deadline)
         async with self._transaction() as conn:
             try:
                 cur = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, host_id, rules, status, version,"
-                    " state, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?)"
-                    " RETURNING *",
-                    (guild_id, channel_id, host_id, rules, _json(state), stamp, stamp),
+                    " state, created_at, updated_at, deadline)"
+                    " VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?) RETURNING *",
+                    (guild_id, channel_id, host_id, rules, _json(state), stamp, stamp, due),
                 )
                 row = await cur.fetchone()
                 await cur.close()
@@ -199,11 +219,23 @@ class SqliteStore:
         )
         return _record(row) if row else None
 
-    async def active_games(self) -> list[GameRecord]:
+    async def active_games(self, *, shards: Shards | None = None) -> list[GameRecord]:
         rows = await self._fetchall(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"  # noqa: S608 - fixed
+            f" AND {_ON_SHARDS} ORDER BY id",
+            _shard_params(shards),
         )
         return [_record(r) for r in rows]
+
+    async def due_games(
+        self, now: datetime, *, shards: Shards | None = None, limit: int = 100
+    ) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?"  # noqa: S608
+            f" AND status IN ('lobby', 'playing') AND {_ON_SHARDS} ORDER BY deadline LIMIT ?",
+            (to_text(now), *_shard_params(shards), limit),
+        )
+        return [int(r[0]) for r in rows]
 
     async def save(
         self,
@@ -214,9 +246,11 @@ class SqliteStore:
         status: str | None = None,
         actions: Sequence[tuple[int, dict[str, Any]]] = (),
         results: Sequence[SeatResult] = (),
+        deadline: datetime | None = None,
         now: datetime | None = None,
     ) -> GameRecord:
-        """Append `actions`, replace the snapshot, bump the version: one transaction.
+        """Append `actions`, replace the snapshot and deadline, bump the version: one
+        transaction.
 
         StaleVersion (nothing written) unless the stored version is `expect_version`;
         re-appending an identical (seq, action) is a no-op, a different one ActionConflict.
@@ -225,24 +259,20 @@ class SqliteStore:
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         moment = now or _utcnow()
-        stamp = to_text(moment)
-        state_text = _json(state)
-        payloads = [(seq, _json(action)) for seq, action in actions]
+        change = _Change(
+            state=_json(state),
+            status=status,
+            payloads=[(seq, _json(action)) for seq, action in actions],
+            results=results,
+            deadline=_stamp(deadline),
+            moment=moment,
+            stamp=to_text(moment),
+        )
 
         def write(conn: sqlite3.Connection) -> GameRecord:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                record = _save(
-                    conn,
-                    game_id,
-                    expect_version,
-                    state_text,
-                    status,
-                    payloads,
-                    results,
-                    moment,
-                    stamp,
-                )
+                record = _save(conn, game_id, expect_version, change)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -251,7 +281,7 @@ class SqliteStore:
 
         return await self._in_thread(write)
 
-    async def save_ids(
+    async def save_messages(
         self,
         game_id: int,
         *,
@@ -259,25 +289,24 @@ class SqliteStore:
         state: dict[str, Any],
         now: datetime | None = None,
     ) -> GameRecord:
-        """`save` of a snapshot that records no action (a posted message's id).
+        """Replace the snapshot of a change already saved (a posted message's id), keeping
+        the version: the message just posted carries it in its custom_ids.
 
         Its transaction runs with synchronous=NORMAL: in WAL mode it survives the process
         dying (the WAL is written before COMMIT returns) and is only at risk from an OS
         crash until the next `save`, whose fsync writes it too. What could be lost is a
-        message id, never a player's action; `/poker resume` posts the message again.
+        message id, never a player's action; the bot finds its messages again.
         """
-        state_text = _json(state)
         moment = now or _utcnow()
         stamp = to_text(moment)
+        state_text = _json(state)
 
         def write(conn: sqlite3.Connection) -> GameRecord:
             conn.execute("PRAGMA synchronous = NORMAL")
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    record = _save(
-                        conn, game_id, expect_version, state_text, None, (), (), moment, stamp
-                    )
+                    record = _save_messages(conn, game_id, expect_version, state_text, stamp)
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -301,6 +330,32 @@ class SqliteStore:
             "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
         )
         return [_result(r) for r in rows]
+
+    async def record_analysis(self, game_id: int, losses: Mapping[int, float]) -> int:
+        """Fill in ev_loss of the listed seats not analysed yet (a trigger keeps the
+        standings); one transaction."""
+        if any(not value >= 0 for value in losses.values()):
+            raise ValueError("points lost are never negative")
+        rows = [(float(v), game_id, seat) for seat, v in losses.items()]
+
+        def write(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                changed = sum(
+                    conn.execute(
+                        "UPDATE results SET ev_loss = ?"
+                        " WHERE game_id = ? AND seat = ? AND ev_loss IS NULL",
+                        row,
+                    ).rowcount
+                    for row in rows
+                )
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return changed
+
+        return await self._in_thread(write)
 
     async def leaderboard(
         self,
@@ -427,14 +482,7 @@ class SqliteStore:
         self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
     ) -> GuildSettings:
         """Change some settings (the others keep their value); ValueError on a bad one."""
-        unknown = set(changes) - set(SETTINGS_FIELDS)
-        if unknown:
-            raise ValueError(f"unknown setting {sorted(unknown)[0]!r}")
-        timeout = changes.get("turn_timeout")
-        if timeout is not None and not (
-            isinstance(timeout, int) and TURN_TIMEOUT_MIN <= timeout <= TURN_TIMEOUT_MAX
-        ):
-            raise ValueError(f"turn_timeout must be {TURN_TIMEOUT_MIN}–{TURN_TIMEOUT_MAX} seconds")
+        check_settings(changes)
         stamp = to_text(now or _utcnow())
         async with self._transaction() as conn:
             rows = await _all(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -443,11 +491,13 @@ class SqliteStore:
             await _run(
                 conn,
                 "INSERT INTO guild_settings (guild_id, default_rules, turn_timeout, bots_allowed,"
-                " hints_allowed, images, language, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " hints_allowed, images, language, scorecards, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET default_rules = excluded.default_rules,"
                 " turn_timeout = excluded.turn_timeout, bots_allowed = excluded.bots_allowed,"
                 " hints_allowed = excluded.hints_allowed, images = excluded.images,"
-                " language = excluded.language, updated_at = excluded.updated_at",
+                " language = excluded.language, scorecards = excluded.scorecards,"
+                " updated_at = excluded.updated_at",
                 (
                     guild_id,
                     merged.default_rules,
@@ -456,6 +506,7 @@ class SqliteStore:
                     int(merged.hints_allowed),
                     int(merged.images),
                     merged.language,
+                    merged.scorecards,
                     stamp,
                 ),
             )
@@ -571,27 +622,53 @@ def _settings(row: aiosqlite.Row) -> GuildSettings:
         hints_allowed=bool(row["hints_allowed"]),
         images=bool(row["images"]),
         language=row["language"],
+        scorecards=row["scorecards"],
     )
 
 
+@dataclass(frozen=True)
+class _Change:
+    """One `save`, serialised on the event loop, written on the connection's thread."""
+
+    state: str
+    status: str | None
+    payloads: Sequence[tuple[int, str]]
+    results: Sequence[SeatResult]
+    deadline: str | None
+    moment: datetime
+    stamp: str
+
+
+def _missing_or_stale(conn: sqlite3.Connection, game_id: int, expect_version: int) -> Exception:
+    found = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+    if found is None:
+        return GameNotFound(game_id)
+    return StaleVersion(game_id, expect_version, found[0])
+
+
+def _save_messages(
+    conn: sqlite3.Connection, game_id: int, expect_version: int, state_text: str, stamp: str
+) -> GameRecord:
+    row = conn.execute(
+        "UPDATE games SET state = ?, updated_at = ? WHERE id = ? AND version = ? RETURNING *",
+        (state_text, stamp, game_id, expect_version),
+    ).fetchone()
+    if row is None:
+        raise _missing_or_stale(conn, game_id, expect_version)
+    return _record(row)
+
+
 def _save(
-    conn: sqlite3.Connection,
-    game_id: int,
-    expect_version: int,
-    state_text: str,
-    status: str | None,
-    payloads: Sequence[tuple[int, str]],
-    results: Sequence[SeatResult],
-    moment: datetime,
-    stamp: str,
+    conn: sqlite3.Connection, game_id: int, expect_version: int, change: _Change
 ) -> GameRecord:
     """`SqliteStore.save`'s statements, inside its transaction, on the connection's thread."""
+    stamp = change.stamp
     try:
         row = conn.execute(
-            "UPDATE games SET state = ?, status = COALESCE(?, status),"
+            "UPDATE games SET state = ?, status = COALESCE(?, status), deadline = ?,"
             " version = version + 1, updated_at = ? WHERE id = ? AND version = ?"
             " RETURNING *",
-            (state_text, status, stamp, game_id, expect_version),
+            (change.state, change.status, change.deadline, stamp, game_id, expect_version),
         ).fetchone()
     except sqlite3.IntegrityError:
         # Only the one-active-game index can fail here: a cancelled or finished
@@ -602,11 +679,8 @@ def _save(
             raise
         raise ChannelBusy(busy) from None
     if row is None:
-        found = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
-        if found is None:
-            raise GameNotFound(game_id)
-        raise StaleVersion(game_id, expect_version, found[0])
-    for seq, payload in payloads:
+        raise _missing_or_stale(conn, game_id, expect_version)
+    for seq, payload in change.payloads:
         inserted = conn.execute(
             "INSERT INTO actions (game_id, seq, payload, created_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (game_id, seq) DO NOTHING",
@@ -621,10 +695,11 @@ def _save(
             if stored is None or json.loads(stored[0]) != json.loads(payload):
                 raise ActionConflict(game_id, seq)
     record = _record(row)
+    results = change.results
     if results:
         if record.status != "finished":
             raise ValueError("results are stored only when a game finishes")
-        duration = max(0.0, (moment - record.created_at).total_seconds())
+        duration = max(0.0, (change.moment - record.created_at).total_seconds())
         conn.executemany(
             "INSERT INTO results (game_id, seat, guild_id, rules, player_id, name,"
             " is_bot, total, rank, settlement, ev_loss, duration_s, finished_at)"
@@ -680,6 +755,8 @@ def _record(row: aiosqlite.Row | sqlite3.Row) -> GameRecord:
         state=json.loads(row["state"]),
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
+        # (a database opened `upto` an older schema for an upgrade test has no column)
+        deadline=from_text(row["deadline"]) if "deadline" in row.keys() and row["deadline"] else None,  # noqa: SIM118, E501
     )
 
 

@@ -1,12 +1,15 @@
-"""The store's interface: what the cogs depend on, whatever database is behind it.
+"""The store's interface: what everything above `db/` depends on, whatever database is
+behind it.
 
-`SqliteStore` (db/sqlite.py) is the implementation shipped; a PostgreSQL store would
-implement the same `GameStore` protocol and raise the same errors.
+`GameStore` is the protocol; `db.sqlite.SqliteStore` (the embedded default) and
+`db.postgres.PostgresStore` implement it and raise the same errors. A game is a `games`
+row holding the current snapshot (`state`, JSON, opaque to the store) and its `version`,
+plus the append-only `actions` log; a snapshot holds the state, never the history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -60,11 +63,34 @@ class GameRecord:
     host_id: int
     rules: str
     status: str  # "lobby" | "playing" | "finished" | "cancelled"
-    version: int  # bumped by every save; the cog puts it in custom_ids
-    state: dict[str, Any]  # the cog's JSON snapshot
+    version: int  # bumped by every save of a change; custom_ids carry it
+    state: dict[str, Any]  # the service's JSON snapshot
     created_at: datetime  # aware UTC
     updated_at: datetime
+    deadline: datetime | None = None  # when the turn timer acts (an indexed column)
 
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards a process holds: a guild's games belong to one of them.
+
+    Discord puts guild g on shard `(g >> 22) % count`; direct messages are on shard 0.
+    """
+
+    count: int
+    ids: frozenset[int]
+
+    def holds(self, guild_id: int | None) -> bool:
+        return shard_of(guild_id, self.count) in self.ids
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+# Ids come from Discord and from custom_ids: a row id is a positive signed 64-bit integer
+# in both databases, and anything else is refused before it reaches a query.
+ID_MAX = 2**63 - 1
 
 METRICS = ("wins", "net", "average", "best", "skill")
 # Skill is only ranked for members with this many analysed games.
@@ -146,8 +172,13 @@ class FinishedGame:
     results: list[StoredResult]  # by seat
 
 
+SCORECARDS = ("turn", "round", "end")  # when a game shows the table's scorecard
+
+
 @dataclass(frozen=True)
 class GuildSettings:
+    """A server's settings; a server that never changed one has these defaults."""
+
     guild_id: int
     default_rules: str | None = None
     turn_timeout: int = TURN_TIMEOUT_DEFAULT  # seconds
@@ -155,6 +186,7 @@ class GuildSettings:
     hints_allowed: bool = True
     images: bool = False
     language: str | None = None
+    scorecards: str = "turn"  # every turn, every round, or only the final standings
 
 
 SETTINGS_FIELDS = (
@@ -164,11 +196,33 @@ SETTINGS_FIELDS = (
     "hints_allowed",
     "images",
     "language",
+    "scorecards",
 )
 
 
+def check_settings(changes: dict[str, Any]) -> None:
+    """ValueError unless `changes` are known settings with values a store may keep."""
+    unknown = set(changes) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown setting {sorted(unknown)[0]!r}")
+    timeout = changes.get("turn_timeout")
+    if timeout is not None and not (
+        isinstance(timeout, int) and TURN_TIMEOUT_MIN <= timeout <= TURN_TIMEOUT_MAX
+    ):
+        raise ValueError(f"turn_timeout must be {TURN_TIMEOUT_MIN}–{TURN_TIMEOUT_MAX} seconds")
+    if "scorecards" in changes and changes["scorecards"] not in SCORECARDS:
+        raise ValueError(f"scorecards must be one of {', '.join(SCORECARDS)}")
+
+
 class GameStore(Protocol):
+    """Everything the bot stores. Every write is one transaction; a change's actions, its
+    snapshot and (at a game's end) its results are committed together or not at all."""
+
     async def close(self) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    # --- games ----------------------------------------------------------------------
 
     async def create_game(
         self,
@@ -178,14 +232,25 @@ class GameStore(Protocol):
         host_id: int,
         rules: str,
         state: dict[str, Any],
+        deadline: datetime | None = None,
         now: datetime | None = None,
-    ) -> GameRecord: ...
+    ) -> GameRecord:
+        """A new lobby at version 0; ChannelBusy if the channel has an active game."""
+        ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
 
     async def active_game(self, channel_id: int) -> GameRecord | None: ...
 
-    async def active_games(self) -> list[GameRecord]: ...
+    async def active_games(self, *, shards: Shards | None = None) -> list[GameRecord]:
+        """Every lobby and game in play (of the guilds on `shards`), oldest first."""
+        ...
+
+    async def due_games(
+        self, now: datetime, *, shards: Shards | None = None, limit: int = 100
+    ) -> list[int]:
+        """Ids of active games whose deadline has passed, most overdue first."""
+        ...
 
     async def save(
         self,
@@ -196,21 +261,39 @@ class GameStore(Protocol):
         status: str | None = None,
         actions: Sequence[tuple[int, dict[str, Any]]] = (),
         results: Sequence[SeatResult] = (),
+        deadline: datetime | None = None,
         now: datetime | None = None,
-    ) -> GameRecord: ...
+    ) -> GameRecord:
+        """Append `actions` (seq, JSON), replace the snapshot and the deadline, bump the
+        version: one transaction. StaleVersion (nothing written) unless the stored version
+        is `expect_version`; re-appending an identical action is a no-op, a different one
+        ActionConflict; `results` only with the game's finish."""
+        ...
 
-    async def save_ids(
+    async def save_messages(
         self,
         game_id: int,
         *,
         expect_version: int,
         state: dict[str, Any],
         now: datetime | None = None,
-    ) -> GameRecord: ...
+    ) -> GameRecord:
+        """Replace the snapshot of a change already saved (a posted message's id) WITHOUT
+        bumping the version: the message just posted carries this version in its ids."""
+        ...
 
-    async def actions(self, game_id: int) -> list[dict[str, Any]]: ...
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's log in order (the replay format's actions)."""
+        ...
+
+    # --- results, leaderboards, stats, history ----------------------------------------
 
     async def results(self, game_id: int) -> list[StoredResult]: ...
+
+    async def record_analysis(self, game_id: int, losses: Mapping[int, float]) -> int:
+        """Fill in the expected points lost per decision (seat → value) of a finished
+        game's seats not analysed yet; the standings follow. Returns the seats written."""
+        ...
 
     async def leaderboard(
         self,
@@ -235,8 +318,14 @@ class GameStore(Protocol):
 
     async def finished_count(self, guild_id: int) -> int: ...
 
-    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+    # --- per-server settings -------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings, the defaults for a server that set none."""
+        ...
 
     async def update_settings(
         self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
-    ) -> GuildSettings: ...
+    ) -> GuildSettings:
+        """Change some settings (the others keep their value); ValueError on a bad one."""
+        ...
