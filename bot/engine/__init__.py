@@ -1,8 +1,10 @@
 """The rules of dice poker: pure Python, no Discord, database or asyncio."""
 
 from .errors import GameError
+from .errors import QUOTE_MAX, quote
 from .game import (
     DICE,
+    MAX_PLAYERS,
     Action,
     Card,
     DiceSource,
@@ -19,6 +21,7 @@ from .game import (
     Scored,
     Standing,
     Totals,
+    parse_action,
     settlement,
     standings_of,
     totals_of,
@@ -28,6 +31,8 @@ from .rules import FACE, LOWER, RULESETS, UPPER, RuleSet, counts_of, get_rules
 
 __all__ = [
     "DICE",
+    "MAX_PLAYERS",
+    "QUOTE_MAX",
     "FACE",
     "LOWER",
     "RULESETS",
@@ -54,6 +59,8 @@ __all__ = [
     "counts_of",
     "get_rules",
     "opening_throw",
+    "parse_action",
+    "quote",
     "settlement",
     "standings_of",
     "totals_of",

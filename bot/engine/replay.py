@@ -36,7 +36,7 @@ def run(data: Any) -> Game:
         raise ReplayError("input: the replay must be a JSON object")
     unknown = set(data) - {"rules", "players", "actions"}
     if unknown:
-        raise ReplayError(f"input: unknown field {sorted(unknown)[0]!r}")
+        raise ReplayError(f"input: unknown field {quote(repr(sorted(unknown)[0]))}")
     rules, players, actions = data.get("rules"), data.get("players"), data.get("actions")
     if not isinstance(rules, str):
         raise ReplayError("input: rules must be a rule set name")

@@ -377,14 +377,18 @@ class SqliteStore:
         page = max(page, 0)
         async with self._lock:
             rows = await _all(
-                self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+                self._conn,
+                sql,
+                (*scope, guild_id, page * per_page, (page + 1) * per_page, member_id),
             )
             if not any(r["pos"] > page * per_page for r in rows) and page > 0:
                 # Past the last page (the board shrank since the button was drawn): the last.
                 ranked = rows[0]["n"] if rows else await _board_size(self._conn, sql, scope)
                 page = max(0, (ranked - 1) // per_page)
                 rows = await _all(
-                    self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+                    self._conn,
+                    sql,
+                    (*scope, guild_id, page * per_page, (page + 1) * per_page, member_id),
                 )
             ranked = rows[0]["n"] if rows else 0
             has_games = ranked > 0 or bool(
@@ -537,7 +541,9 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         f" RANK() OVER (ORDER BY {value} {direction}) AS rnk,"
         f" ROW_NUMBER() OVER (ORDER BY {value} {direction}, player_id) AS pos,"
         " COUNT(*) OVER () AS n FROM agg)"
-        " SELECT * FROM ranked WHERE (pos > ? AND pos <= ?) OR player_id IS ? ORDER BY pos"
+        " SELECT ranked.*, COALESCE(m.name, '') AS name FROM ranked"
+        " LEFT JOIN member_names m ON m.guild_id = ? AND m.player_id = ranked.player_id"
+        " WHERE (pos > ? AND pos <= ?) OR ranked.player_id IS ? ORDER BY pos"
     )
 
 
@@ -581,7 +587,7 @@ async def _all(
 
 
 async def _board_size(conn: aiosqlite.Connection, sql: str, scope: tuple[Any, ...]) -> int:
-    rows = await _all(conn, sql, (*scope, 0, 1, None))
+    rows = await _all(conn, sql, (*scope, scope[0], 0, 1, None))
     return int(rows[0]["n"]) if rows else 0
 
 
@@ -592,6 +598,7 @@ def _line(row: aiosqlite.Row) -> BoardLine:
         player_id=row["player_id"],
         value=row["value"],
         games=row["games"],
+        name=row["name"],
     )
 
 

@@ -17,8 +17,8 @@ from PIL import Image
 from bot.demo import control_id, current_player, open_game, play_out, play_turn
 from bot.engine import get_rules
 from bot.i18n import catalog, t
-from bot.i18n.translator import game_language, reply_language, rules_name
 from bot.render.image import FILENAME
+from cogs._translator import game_language, reply_language, rules_name
 
 # Words that only the English catalog uses in public game messages.
 ENGLISH = ("Scorecard", "Final standings", "throw", "Roll", "recorded", "Opening throw")

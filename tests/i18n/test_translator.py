@@ -9,7 +9,7 @@ import pytest
 from discord import app_commands
 
 from bot.i18n import LANGUAGES, catalog, translator
-from bot.i18n.translator import LOCALES, CatalogTranslator, key_for, valid_name
+from cogs._translator import LOCALES, CatalogTranslator, key_for, valid_name
 
 OTHERS = ("ru", "ro", "hi")
 LOCALE_OF = {
