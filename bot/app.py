@@ -66,9 +66,13 @@ class DicePokerBot(commands.Bot):
         settings: Settings,
         *,
         dice: DiceSource | None = None,
+        store: GameStore | None = None,
         sync_globally: bool | None = None,
         **options: Any,
     ) -> None:
+        # The bot has no voice: discord.py's warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Game messages are edited by id and a click carries its message: the bot never
         # reads discord.py's message cache, which would hold the last 1,000 messages.
         options.setdefault("max_messages", None)
@@ -90,12 +94,12 @@ class DicePokerBot(commands.Bot):
         if sync_globally is None:
             sync_globally = settings.discord_token is None and not settings.dev_guild_id
         self.sync_globally = sync_globally
-        self.store: GameStore | None = None
+        self.store: GameStore | None = store  # opened in setup_hook unless given
         self.play: play.PlayDeps | None = None
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        store = self.store = await open_store(settings.store_url)
+        store = self.store = self.store or await open_store(settings.store_url)
         solutions = play.SolutionCache(settings.strategy_dir)
         publisher = play.DiscordPublisher(self, store)
         service = play.GameService(

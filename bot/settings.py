@@ -39,4 +39,5 @@ class Settings(BaseSettings):
         if self.strategy_precompute is not None:
             return self.strategy_precompute
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)

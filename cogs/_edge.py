@@ -32,12 +32,11 @@ NEEDED = ("view_channel", "send_messages", "embed_links")  # to run a game in a 
 ROWS = frozenset(FACE) | frozenset(LOWER)
 
 
-class MissingPermissions(GameError):
-    """The bot cannot post here; `missing` names the permissions (translated when shown)."""
+class MissingPermissions(GameError):  # noqa: N818 - a refusal, shown to the member
+    """The bot cannot post here: `permissions` names them (translated when shown)."""
 
     def __init__(self, missing: Sequence[str]) -> None:
-        super().__init__("errors.missing_permissions")
-        self.missing = tuple(missing)
+        super().__init__("errors.missing_permissions", permissions=tuple(missing))
 
 
 def missing_permissions(permissions: discord.Permissions, channel: object | None) -> list[str]:
@@ -124,12 +123,9 @@ def refusal_text(error: GameError, lang: str) -> str:
     rules = error.params.get("rules")
     if isinstance(rules, str) and "known" not in error.params:
         overrides["rules"] = rules_name(rules, lang)
-    if isinstance(error, MissingPermissions):
-        overrides["permissions"] = permission_names(error.missing, lang)
-    if error.code == "errors.not_shown" and getattr(error, "missing", ()):
-        text = t("errors.not_shown_permissions", lang,
-                 permissions=permission_names(error.missing, lang))  # type: ignore[attr-defined]  # fmt: skip
-        return text
+    permissions = error.params.get("permissions")
+    if isinstance(permissions, tuple):  # permission keys, named in the member's language
+        overrides["permissions"] = permission_names(permissions, lang)
     return sentence(error.message(lang, **overrides))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -61,7 +62,7 @@ def valid_name(name: str) -> bool:
 
 def key_for(context: app_commands.TranslationContextTypes) -> str | None:
     """The catalog key of a string of the command tree, or None for strings we do not map."""
-    data = context.data
+    data: Any = context.data  # a command, group, parameter or choice, by `location`
     where = context.location
     if where is Where.group_name:
         return f"commands.names.{data.name}"

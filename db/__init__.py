@@ -43,6 +43,15 @@ async def open_store(url: str = DEFAULT_URL) -> GameStore:
     raise DatabaseUrlError(f"{url!r}: this build has no PostgreSQL store")
 
 
+async def migrate(url: str = DEFAULT_URL) -> int:
+    """Bring the database `url` names up to date (a deploy step); its schema version."""
+    store = await open_store(url)
+    try:
+        return await store.schema_version()
+    finally:
+        await store.close()
+
+
 __all__ = [
     "DEFAULT_URL",
     "ID_MAX",
@@ -69,6 +78,7 @@ __all__ = [
     "StaleVersion",
     "StoreError",
     "StoredResult",
+    "migrate",
     "open_store",
     "parse",
     "shard_of",

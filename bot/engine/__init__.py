@@ -1,7 +1,6 @@
 """The rules of dice poker: pure Python, no Discord, database or asyncio."""
 
-from .errors import GameError
-from .errors import QUOTE_MAX, quote
+from .errors import QUOTE_MAX, GameError, quote
 from .game import (
     DICE,
     MAX_PLAYERS,
@@ -31,10 +30,10 @@ from .rules import FACE, LOWER, RULESETS, UPPER, RuleSet, counts_of, get_rules
 
 __all__ = [
     "DICE",
-    "MAX_PLAYERS",
-    "QUOTE_MAX",
     "FACE",
     "LOWER",
+    "MAX_PLAYERS",
+    "QUOTE_MAX",
     "RULESETS",
     "UPPER",
     "Action",

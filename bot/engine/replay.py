@@ -1,9 +1,9 @@
-"""The replay format of RULES.md: parse a game's JSON, fold it, report the result.
+"""The replay format of docs/rules.md: parse a game's JSON, fold it, report the result.
 
 Input: ``{"rules": NAME, "players": [...], "actions": [...]}`` and nothing else (an
 unknown key at the top level or in an action is malformed). ``players`` is the seat
 order, first player first; 1 to 8 distinct, non-empty names (more is malformed).
-Actions are those of RULES.md plus the bot's extension ``{"player": p, "leave": true}``
+Actions are those of docs/rules.md plus the bot's extension ``{"player": p, "leave": true}``
 (see `game.py` for what leaving does). The fold keeps no history, so its time grows
 linearly with the number of actions; a reason quotes at most 80 characters of the input.
 
@@ -65,7 +65,7 @@ def fold(rules: str, players: Sequence[str], actions: Iterable[dict[str, Any]]) 
 
 
 def result(game: Game) -> dict[str, Any]:
-    """The output JSON of RULES.md (also for unfinished games)."""
+    """The output JSON of docs/rules.md (also for unfinished games)."""
     return {
         "rules": game.rules.name,
         "finished": game.finished,

@@ -434,9 +434,7 @@ class Match:
             game, event = game.apply(action)
             events.append(event)
         status = "finished" if game.finished else self.status
-        return self._changed(
-            game=game, status=status, events=tuple(events), actions=tuple(actions)
-        )
+        return self._changed(game=game, status=status, events=tuple(events), actions=tuple(actions))
 
     # --- snapshots -------------------------------------------------------------------
 

@@ -44,8 +44,11 @@ _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()<@:\-.])")
 def _printable(text: str) -> str:
     """Without control characters (a name is one line) and without lone surrogates."""
     text = text.encode("utf-8", "replace").decode("utf-8")
-    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp")
-                   or ch == "\u200d")  # fmt: skip  (keeps emoji sequences whole)
+    return "".join(
+        ch
+        for ch in text
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp") or ch == "\u200d"
+    )  # fmt: skip  (keeps emoji sequences whole)
 
 
 def safe(text: str) -> str:
@@ -92,8 +95,11 @@ class Embed:
         description = cut(self.description, DESCRIPTION_MAX) if self.description else None
         footer = cut(self.footer, FOOTER_MAX) if self.footer else None
         fields = [
-            Field(cut(f.name or "\u200b", FIELD_NAME_MAX), cut(f.value or "\u200b", FIELD_VALUE_MAX),
-                  f.inline)  # fmt: skip
+            Field(
+                cut(f.name or "\u200b", FIELD_NAME_MAX),
+                cut(f.value or "\u200b", FIELD_VALUE_MAX),
+                f.inline,
+            )
             for f in self.fields[:FIELDS_MAX]
         ]
         fixed = len(title or "") + len(footer or "")

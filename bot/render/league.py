@@ -201,7 +201,11 @@ class SettingsView:
 def duration_text(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{hours}h" if hours else "", f"{minutes}m" if minutes else "", f"{secs}s" if secs else ""]
+    parts = [
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+        f"{secs}s" if secs else "",
+    ]
     return "".join(parts) or "0s"
 
 
@@ -226,7 +230,9 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
         ("scorecards", t(f"settings.scorecards_{settings.scorecards}", lang)),
         (
             "language",
-            t(f"commands.choices.{language}", lang) if language else t("settings.language_auto", lang),
+            t(f"commands.choices.{language}", lang)
+            if language
+            else t("settings.language_auto", lang),
         ),
     ]
     for key, value in rows:

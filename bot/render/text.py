@@ -86,13 +86,10 @@ def opening_text(
         if i:
             lines.append(t("opening.round", lang))
         lines.extend(
-            t("opening.line", lang, name=safe(n), dice=dice_text(d), sum=sum(d))
-            for n, d in throws
+            t("opening.line", lang, name=safe(n), dice=dice_text(d), sum=sum(d)) for n, d in throws
         )
     lines.append("")
-    lines.append(
-        t("opening.starter", lang, name=safe(starter), order=" → ".join(map(safe, order)))
-    )
+    lines.append(t("opening.starter", lang, name=safe(starter), order=" → ".join(map(safe, order))))
     return "\n".join(lines)
 
 
@@ -236,9 +233,7 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     lines.append(rule)
     for key in _summary_rows(rules):
         label = t(f"rows_short.{key}", lang)[:label_w]
-        cells = "".join(
-            f"{number(_summary_value(game, c, key)):>{NAME_WIDTH + 1}}" for c in cards
-        )
+        cells = "".join(f"{number(_summary_value(game, c, key)):>{NAME_WIDTH + 1}}" for c in cards)
         lines.append(f"{label:<{label_w}}{cells}")
     return "```\n" + "\n".join(lines) + "\n```"
 

@@ -28,7 +28,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=t(f"commands.choices.{lang}"), value=lang) for lang in LANGUAGES
 ] + [app_commands.Choice(name=t("commands.choices.auto"), value="auto")]
 SCORECARD_CHOICES = [
-    app_commands.Choice(name=t(f"commands.choices.scorecards_{s}"), value=s) for s in SCORECARDS
+    app_commands.Choice(name=t(f"commands.choices.{s}"), value=s) for s in SCORECARDS
 ]
 
 _DURATION = re.compile(r"(?:(?P<h>\d{1,3})h)?(?:(?P<m>\d{1,5})m(?:in)?)?(?:(?P<s>\d{1,6})s?)?")
@@ -119,7 +119,7 @@ async def settings(
         )
 
 
-COMMANDS = (settings,)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (settings,)
 
 
 class AdminCog(commands.Cog, name="Admin"):

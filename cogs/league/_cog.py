@@ -47,7 +47,9 @@ async def leaderboard(
 
 @app_commands.command(name="stats", description=t("commands.stats"))
 @app_commands.describe(member=t("commands.stats_member"))
-async def stats(interaction: discord.Interaction[Any], member: discord.Member | None = None) -> None:
+async def stats(
+    interaction: discord.Interaction[Any], member: discord.Member | None = None
+) -> None:
     async with guard(interaction, reply_language(interaction), "/poker stats"):
         store = store_of(interaction.client)
         guild_id = interaction.guild_id or 0
@@ -80,7 +82,9 @@ async def stats(interaction: discord.Interaction[Any], member: discord.Member | 
 def jump_link(game: GameRecord) -> str:
     state = game.state
     message = (
-        state.get("final_message_id") or state.get("turn_message_id") or state.get("lobby_message_id")
+        state.get("final_message_id")
+        or state.get("turn_message_id")
+        or state.get("lobby_message_id")
     )
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
     return f"{base}/{message}" if message else base
@@ -109,7 +113,9 @@ async def history(
         lang = await public_language(interaction, store)
         pages = max(1, -(-(await store.finished_count(guild_id)) // HISTORY_PER_PAGE))
         index = min(page, pages) - 1
-        games = await store.history(guild_id, limit=HISTORY_PER_PAGE, offset=index * HISTORY_PER_PAGE)
+        games = await store.history(
+            guild_id, limit=HISTORY_PER_PAGE, offset=index * HISTORY_PER_PAGE
+        )
         embed = history_embed([history_entry(g) for g in games], index, pages, lang)
         await interaction.response.send_message(
             embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none()
@@ -137,9 +143,9 @@ def replay_document(record: GameRecord, actions: list[dict[str, Any]]) -> dict[s
     seats = {str(s["user_id"]): s.get("name") or str(s["user_id"]) for s in state.get("seats", ())}
     shown = dict(zip(players, unique_names([seats.get(p, p) for p in players]), strict=True))
     renamed = [{**a, "player": shown.get(str(a.get("player")), a.get("player"))} for a in actions]
-    doc = {"rules": record.rules, "players": [shown[p] for p in players], "actions": renamed}
-    run(doc)  # prove it replays before handing it out
-    return document(record.rules, doc["players"], [parse_action(a) for a in renamed])
+    names = [shown[p] for p in players]
+    run({"rules": record.rules, "players": names, "actions": renamed})  # it replays: hand out
+    return document(record.rules, names, [parse_action(a) for a in renamed])
 
 
 @app_commands.command(name="export", description=t("commands.export"))
@@ -165,7 +171,12 @@ async def export(interaction: discord.Interaction[Any], game: app_commands.Range
         )
 
 
-COMMANDS = (leaderboard, stats, history, export)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    leaderboard,
+    stats,
+    history,
+    export,
+)
 
 
 class LeagueCog(commands.Cog, name="League"):

@@ -106,7 +106,7 @@ async def new(
             raise
         message_id = getattr(sent, "message_id", None)
         if message_id is not None:
-            await deps.service.note_messages(match.id, lobby_message_id=message_id)
+            await deps.service.note_lobby(match.id, message_id)
         # Without the id (Discord did not say) the lobby finds its message at the next click.
 
 
@@ -176,7 +176,9 @@ class KickButton(Control, template=template("kick")):
 
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         target = small_int(self.arg, 1, 2**63 - 1)
         if target is None:
             raise GameError("errors.stale")
@@ -234,14 +236,24 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
         check_permissions(interaction)
         now, last = deps.service.clock(), deps.reposts.get(match.id)
         if last is not None and now - last < REPOST_EVERY:
-            raise GameError("resume.too_soon", when=f"<t:{int((last + REPOST_EVERY).timestamp())}:R>")
+            raise GameError(
+                "resume.too_soon", when=f"<t:{int((last + REPOST_EVERY).timestamp())}:R>"
+            )
         deps.reposts[match.id] = now
         await interaction.response.defer(ephemeral=True, thinking=True)
         await deps.service.repost(match.id)
         await interaction.followup.send(t("resume.done", lang), ephemeral=True)
 
 
-COMMANDS = (new, scorecard, rules_card, leave, cancel, kick, resume)
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    new,
+    scorecard,
+    rules_card,
+    leave,
+    cancel,
+    kick,
+    resume,
+)
 
 
 class PlayCog(commands.Cog, name="Play"):

@@ -63,7 +63,7 @@ class ComputerPlayers:
         self._writing: set[int] = set()  # games whose task is inside `service.apply`
         self._stopped = False
 
-    def committed(self, before: Match, after: Match) -> None:
+    def committed(self, before: Match, after: Match) -> None:  # noqa: ARG002 - Observer API
         if self._stopped or after.computer_to_move is None:
             return
         running = self._tasks.get(after.id)
@@ -111,13 +111,15 @@ class ComputerPlayers:
                 return
             await asyncio.sleep(self.pause)
             decision = await self._decide(match, seat)
+
+            def change(
+                m: Match, s: Seat = seat, d: Decision = decision, dice: DiceSource = self.dice
+            ) -> Match:
+                return step(m, s, d, dice)
+
             self._writing.add(game_id)
             try:
-                await self.service.apply(
-                    game_id,
-                    lambda m, s=seat, d=decision: step(m, s, d, self.dice),
-                    version=match.version,
-                )
+                await self.service.apply(game_id, change, version=match.version)
             except NotShown:
                 pass  # stored; shown again by the next change or /poker resume
             except GameError as refusal:

@@ -52,7 +52,8 @@ class PlayDeps:
 
 
 def template(action: str) -> str:
-    return rf"{PREFIX}:{action}:(?P<game>\d{{1,20}}):(?P<v>\d{{1,20}})(?::(?P<arg>[\w-]{{1,{ARG_MAX}}}))?"
+    numbers = r"(?P<game>\d{1,20}):(?P<v>\d{1,20})"
+    return rf"{PREFIX}:{action}:{numbers}(?::(?P<arg>[\w-]{{1,{ARG_MAX}}}))?"
 
 
 def custom_id(action: str, game: int, version: int, arg: object | None = None) -> str:
@@ -136,7 +137,9 @@ class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
                 raise GameError("errors.stale")
             await self.run(interaction, deps, found)
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         raise NotImplementedError
 
     async def apply(
@@ -167,7 +170,7 @@ def unknown_control(known: Iterable[type[discord.ui.DynamicItem[Any]]]) -> type[
     another version of the bot, damaged): answered as out of date, never left to fail."""
     patterns = [
         # Named groups cannot repeat in one pattern: the exclusion only needs the shapes.
-        _GROUP.sub("(?:", cls.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+        _GROUP.sub("(?:", cls.__discord_ui_compiled_template__.pattern)
         for cls in known
     ]
     pattern = rf"(?!(?:{'|'.join(patterns)})\Z){PREFIX}:[\s\S]*"

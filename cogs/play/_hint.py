@@ -54,15 +54,18 @@ class HintButton(Control, template=template("hint")):
 
     versioned = False  # the hint reads the game as it is now
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         if match.status != "playing" or match.game is None:
             raise GameError("errors.stale")
         game = match.game
         if str(interaction.user.id) != game.player:
             raise GameError("hint.not_your_turn", name=match.name_of(game.player))
-        if match.guild_id is not None and not (
-            await deps.store.guild_settings(match.guild_id)
-        ).hints_allowed:
+        if (
+            match.guild_id is not None
+            and not (await deps.store.guild_settings(match.guild_id)).hints_allowed
+        ):
             raise GameError("hint.not_allowed")
         lang = reply_language(interaction)
         if game.rules.banked:

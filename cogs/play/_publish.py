@@ -207,14 +207,20 @@ class DiscordPublisher:
         settings: GuildSettings,
     ) -> Match:
         game = after.require_game()
-        lines = [summary_line(e, after.names, after.lang) for e in after.events if not isinstance(e, Rolled)]
+        lines = [
+            summary_line(e, after.names, after.lang)
+            for e in after.events
+            if not isinstance(e, Rolled)
+        ]
         if notice is not None:
             lines.insert(0, notice.text(after))
         summary = " ".join(line for line in lines if line)
         embeds: list[Embed] = []
         files: list[discord.File] = []
         round_over = before.game is not None and game.round != before.game.round
-        shows_card = settings.scorecards == "turn" or (settings.scorecards == "round" and round_over)
+        shows_card = settings.scorecards == "turn" or (
+            settings.scorecards == "round" and round_over
+        )
         if shows_card and not game.finished:
             embeds, files = self._scorecard(after, settings, final=False)
         fields: dict[str, Any] = {
@@ -251,6 +257,9 @@ class DiscordPublisher:
             name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
             files.append(discord.File(io.BytesIO(png), filename=name))
             embeds.append(Embed(image=f"attachment://{name}"))
+        if embeds:  # the picture replaces the tables, not the scorecard's title and footer
+            card = scorecard_embed(game, match.names, match.id, match.lang)
+            embeds[0].title, embeds[0].colour, embeds[0].footer = card.title, card.colour, card.footer
         return embeds, files
 
     async def _post_turn(
@@ -358,7 +367,11 @@ class DiscordPublisher:
         """The game's live message when its id is unknown: the one clicked, else the newest
         of the recent channel messages with this game's controls; other copies retired."""
         message = interaction.message if interaction is not None else None
-        if message is not None and not message.flags.ephemeral and _shows(message, match.id, actions):
+        if (
+            message is not None
+            and not message.flags.ephemeral
+            and _shows(message, match.id, actions)
+        ):
             return message.id
         copies = await self._copies(match, actions)
         if not copies:
@@ -446,7 +459,7 @@ def _shows(message: Any, game: int, actions: tuple[str, ...]) -> bool:
     for row in getattr(message, "components", None) or ():
         for item in getattr(row, "children", ()):
             parts = (getattr(item, "custom_id", None) or "").split(":")
-            if len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game):
-                if parts[1] in actions:
-                    return True
+            ours = len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game)
+            if ours and parts[1] in actions:
+                return True
     return False

@@ -41,13 +41,14 @@ log = logging.getLogger(__name__)
 Change = Callable[[Match], Match]
 
 
-class NotShown(GameError):
+class NotShown(GameError):  # noqa: N818 - an answer to the member, not a bug
     """The change is stored, but Discord refused to show it (the member is told so, and
-    how to see the game again: the next click on its message, or `/poker resume`)."""
+    how to see the game again: `/poker resume`); `missing`: the permissions the bot lacks
+    in the channel, when that was the reason."""
 
     def __init__(self, missing: Sequence[str] = ()) -> None:
-        super().__init__("errors.not_shown")
-        self.missing = tuple(missing)  # permissions the bot lacks in the channel, if known
+        code = "errors.not_shown_permissions" if missing else "errors.not_shown"
+        super().__init__(code, permissions=tuple(missing))
 
 
 class Publisher(Protocol):
@@ -327,7 +328,7 @@ class GameService:
     async def _keep_messages(self, committed: Match, shown: Match) -> Match:
         """The ids the publisher posted are cached; the next change stores them with its
         own save (one commit per click). A match that will see no next change (it ended)
-        stores them now, as `note_messages` does."""
+        stores them now."""
         if _messages(shown) == _messages(committed):
             return committed
         shown = replace(shown, version=committed.version, events=(), actions=())
@@ -336,14 +337,14 @@ class GameService:
             return shown
         return await self._save_messages(shown)
 
-    async def note_messages(self, game_id: int, **ids: int | None) -> Match | None:
-        """Store message ids now (without a version bump): the lobby message of
-        `/poker new`, a message `/poker resume` posted."""
+    async def note_lobby(self, game_id: int, message_id: int) -> Match | None:
+        """Store the lobby message's id now (without a version bump): `/poker new` posted
+        it as its answer, so no change of the game carries it."""
         async with self._lock(game_id):
             match = await self.get(game_id)
             if match is None:
                 return None
-            return await self._save_messages(replace(match, **ids))
+            return await self._save_messages(replace(match, lobby_message_id=message_id))
 
     async def _save_messages(self, match: Match) -> Match:
         try:

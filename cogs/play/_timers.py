@@ -44,9 +44,7 @@ GRACE = timedelta(minutes=1)
 class TurnTimers:
     """Started by the play cog after the active games are loaded; stopped on unload."""
 
-    def __init__(
-        self, service: GameService, solutions: SolutionCache, dice: DiceSource
-    ) -> None:
+    def __init__(self, service: GameService, solutions: SolutionCache, dice: DiceSource) -> None:
         self.service = service
         self.solutions = solutions
         self.dice = dice

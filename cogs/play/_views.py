@@ -48,7 +48,9 @@ REMOVE = "remove"  # the computer-seat select's value prefix that removes a seat
 class JoinButton(Control, template=template("join")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user = interaction.user
         await self.apply(interaction, deps, lambda m: m.join(user.id, shown_name(user)))
 
@@ -57,7 +59,9 @@ class JoinButton(Control, template=template("join")):
 class LeaveLobbyButton(Control, template=template("leave")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user_id = interaction.user.id
         await self.apply(interaction, deps, lambda m: m.leave_lobby(user_id))
 
@@ -66,7 +70,9 @@ class LeaveLobbyButton(Control, template=template("leave")):
 class StartButton(Control, template=template("start")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         check_permissions(interaction)
         user_id, dice, now = interaction.user.id, deps.dice, deps.service.clock()
         await self.apply(interaction, deps, lambda m: m.start(user_id, dice, now))
@@ -76,7 +82,9 @@ class StartButton(Control, template=template("start")):
 class CancelButton(Control, template=template("cancel")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user_id, manager = interaction.user.id, is_manager(interaction, match.guild_id)
         await self.apply(interaction, deps, lambda m: m.cancel(user_id, manager=manager))
 
@@ -87,21 +95,28 @@ class ComputerSelect(Control, template=template("addbot")):
 
     versioned = False  # like Join: lobby controls stay valid while the lobby is open
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         values = getattr(self.item, "values", None) or []
         choice = values[0] if len(values) == 1 else ""
         user_id = interaction.user.id
         if choice in COMPUTER_LEVELS:
-            if match.guild_id is not None and not (
-                await deps.store.guild_settings(match.guild_id)
-            ).bots_allowed:
+            if (
+                match.guild_id is not None
+                and not (await deps.store.guild_settings(match.guild_id)).bots_allowed
+            ):
                 raise GameError("bots.not_allowed")
             check_permissions(interaction)
             await self.apply(interaction, deps, lambda m: m.add_computer(user_id, choice))
             if choice == "perfect":  # start loading its table while the lobby fills
                 deps.solutions.get(match.rules)
             return
-        seat = small_int(choice.removeprefix(REMOVE), 1, MAX_SEATS) if choice.startswith(REMOVE) else None
+        seat = (
+            small_int(choice.removeprefix(REMOVE), 1, MAX_SEATS)
+            if choice.startswith(REMOVE)
+            else None
+        )
         if seat is None:
             raise GameError("errors.stale")
         await self.apply(interaction, deps, lambda m: m.remove_computer(user_id, -seat))
@@ -163,7 +178,9 @@ def lobby_view(match: Match, *, computers: bool = True) -> discord.ui.View:
 
 @control("hold")
 class HoldButton(Control, template=template("hold")):
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         position = small_int(self.arg, 0, 4)
         if position is None:
             raise GameError("errors.stale")
@@ -173,14 +190,18 @@ class HoldButton(Control, template=template("hold")):
 
 @control("roll")
 class RollButton(Control, template=template("roll")):
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user_id, dice = interaction.user.id, deps.dice
         await self.apply(interaction, deps, lambda m: m.roll(user_id, dice))
 
 
 @control("score")
 class ScoreSelect(Control, template=template("score")):
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         values = getattr(self.item, "values", None) or []
         if len(values) != 1:
             raise GameError("errors.stale")
@@ -191,7 +212,9 @@ class ScoreSelect(Control, template=template("score")):
 
 @control("pass")
 class PassButton(Control, template=template("pass")):
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         check_permissions(interaction)
         user_id = interaction.user.id
         await self.apply(interaction, deps, lambda m: m.pass_turn(user_id))
@@ -203,7 +226,9 @@ class CardButton(Control, template=template("card")):
 
     versioned = False
 
-    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         game = match.require_game()
         player = str(interaction.user.id)
         if player not in game.players:

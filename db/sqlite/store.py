@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
@@ -172,7 +172,8 @@ class SqliteStore:
         """
         conn = self._conn
         async with self._lock:
-            return await conn._execute(lambda: work(conn._conn))
+            result = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
+        return cast(T, result)
 
     # --- games ------------------------------------------------------------------
 
@@ -762,9 +763,14 @@ def _record(row: aiosqlite.Row | sqlite3.Row) -> GameRecord:
         state=json.loads(row["state"]),
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
-        # (a database opened `upto` an older schema for an upgrade test has no column)
-        deadline=from_text(row["deadline"]) if "deadline" in row.keys() and row["deadline"] else None,  # noqa: SIM118, E501
+        deadline=_deadline(row),
     )
+
+
+def _deadline(row: aiosqlite.Row | sqlite3.Row) -> datetime | None:
+    # (a database opened `upto` an older schema for an upgrade test has no column)
+    text = row["deadline"] if "deadline" in row.keys() else None  # noqa: SIM118 - a Row
+    return from_text(text) if text else None
 
 
 async def _user_version(conn: aiosqlite.Connection) -> int:

@@ -207,3 +207,14 @@ def final_embed(channel: Any) -> Any:
             if embed.title and embed.title.startswith("🏁"):
                 return embed
     return None
+
+
+# --- what a member sees (helper B: strategy and league tests) ------------------------------
+
+_ESCAPED = re.compile(r"\\([^\w\s])")
+
+
+def as_shown(text: str) -> str:
+    """Markdown as Discord shows it: names are escaped once when shown (`render.safe`), so
+    "1\\. 🤖 Bot 1 \\(easy\\)" reads "1. 🤖 Bot 1 (easy)"."""
+    return _ESCAPED.sub(r"\1", text)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.app import DicePokerBot
 from bot.strategy import Table, compute, save
+from cogs.play import SolutionCache
 from tests.conftest import settings_for_tests
 
 
@@ -55,3 +57,22 @@ def bot_factory(
         return DicePokerBot(settings, dice=dice, sync_globally=True)
 
     return build
+
+
+@pytest.fixture
+def use_loader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Callable[[Any, Callable[[str], Table], Path], SolutionCache]:
+    """`use_loader(env, loader, cache_dir)`: the running bot's strategy tables come from
+    `loader` from now on, with nothing cached in `cache_dir` (a table still being prepared).
+    Returns the bot's `SolutionCache` (the one its hint, computer players, timers and
+    analysis share)."""
+
+    def use(env: Any, loader: Callable[[str], Table], cache_dir: Path) -> SolutionCache:
+        solutions: SolutionCache = env.bot.play.solutions
+        assert not any(solutions.status(r) == "ready" for r in ("classic", "yatzy"))
+        monkeypatch.setattr(solutions, "_loader", loader)
+        monkeypatch.setattr(solutions, "cache_dir", cache_dir)
+        return solutions
+
+    return use

@@ -7,8 +7,7 @@ import threading
 
 import pytest
 
-from bot.engine import Game
-from bot.engine.game import parse_action
+from bot.engine import Action, Game, Roll, Score, parse_action
 from bot.strategy import Hold, Record, choose, compute, loss
 from bot.strategy.analysis import analyse, decisions, last_decision
 from cogs.play import SolutionCache
@@ -32,11 +31,12 @@ def _field(channel) -> str:
     return {f.name: f.value for f in embed.fields}[TITLE]
 
 
-async def _stored_game(bot, game_id: int) -> Game:
+async def _stored_log(bot, game_id: int) -> tuple[Game, list[Action]]:
+    """The stored game's empty start and its log (the game keeps no history)."""
     record = await bot.store.get_game(game_id)
     players = [c["name"] for c in record.state["game"]["cards"]]
     actions = [parse_action(a) for a in await bot.store.actions(game_id)]
-    return Game.replay(record.rules, players, actions)
+    return Game.new(record.rules, players), actions
 
 
 async def test_two_humans_see_their_loss_per_decision_in_the_standings(table, classic_table):
@@ -45,7 +45,7 @@ async def test_two_humans_see_their_loss_per_decision_in_the_standings(table, cl
     game_id = game_id_of(turn_message(channel))
     await play_to_the_end(env, channel, {ann.id: ann, bob.id: bob})
 
-    report = analyse(classic_table, await _stored_game(env.bot, game_id))
+    report = analyse(classic_table, *await _stored_log(env.bot, game_id))
     lines = _field(channel).splitlines()
     expected = sorted(
         ((report[str(m.id)].mean, m) for m in (ann, bob)), key=lambda pair: pair[0]
@@ -89,7 +89,7 @@ async def test_banked_games_say_they_are_not_analysed(table):
     assert [r.ev_loss for r in await env.bot.store.results(game_id)] == [None]
 
 
-async def test_no_table_at_the_end_stores_nothing_and_says_so(table, tmp_path):
+async def test_no_table_at_the_end_stores_nothing_and_says_so(table, tmp_path, use_loader):
     env, channel, ann, _bob, _cid = table
     release = threading.Event()
 
@@ -97,7 +97,7 @@ async def test_no_table_at_the_end_stores_nothing_and_says_so(table, tmp_path):
         release.wait(30)
         raise RuntimeError("released")
 
-    service_of(env).tables = SolutionCache(tmp_path / "none", loader=never_ready)
+    use_loader(env, never_ready, tmp_path / "none")
     try:
         await open_game(channel, ann, [])
         game_id = game_id_of(turn_message(channel))
@@ -111,48 +111,53 @@ async def test_no_table_at_the_end_stores_nothing_and_says_so(table, tmp_path):
 # --- the pure analysis ----------------------------------------------------------------------
 
 
-def _play(table, levels: dict[str, str], seed: int) -> Game:
+def _play(table, levels: dict[str, str], seed: int) -> tuple[Game, list[Action]]:
+    """A whole game of computer players: its empty start and its log."""
     rng = random.Random(seed)
-    game = Game.new("classic", list(levels))
+    start = game = Game.new("classic", list(levels))
+    log: list[Action] = []
     while not game.finished:
         decision = choose(levels[game.player], game, table, rng)  # type: ignore[arg-type]
+        action: Action
         if isinstance(decision, Hold):
-            hold = decision.positions if game.dice else ()
-            values = [rng.randint(1, 6) for _ in range(5 - len(hold))]
-            game, _ = game.roll(game.player, hold, values)
+            hold = tuple(decision.positions) if game.dice else ()
+            values = tuple(rng.randint(1, 6) for _ in range(5 - len(hold)))
+            action = Roll(game.player, values, hold)
         else:
             assert isinstance(decision, Record)
-            game, _ = game.score(game.player, decision.row)
-    return game
+            action = Score(game.player, decision.row)
+        game, _ = game.apply(action)
+        log.append(action)
+    return start, log
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_perfect_play_loses_nothing_and_weaker_play_loses_its_losses(classic_table, seed):
-    game = _play(classic_table, {"p": "perfect", "e": "easy"}, seed)
-    report = analyse(classic_table, game)
+    start, log = _play(classic_table, {"p": "perfect", "e": "easy"}, seed)
+    report = analyse(classic_table, start, log)
     assert report["p"].lost == pytest.approx(0.0, abs=1e-9)
     # The easy player's loss is the sum of each decision's own loss, recomputed here.
-    total = sum(loss(classic_table, b, d) for b, d in decisions(game) if b.player == "e")
+    total = sum(loss(classic_table, b, d) for b, d in decisions(start, log) if b.player == "e")
     assert report["e"].lost == pytest.approx(total)
     assert report["e"].lost > 0
     # Every score and every throw after a turn's first is a decision; nothing else is.
-    scores = sum(1 for a in game.history if a.__class__.__name__ == "Score")
+    scores = sum(1 for a in log if a.__class__.__name__ == "Score")
     assert sum(r.decisions for r in report.values()) == scores + sum(
-        1 for b, d in decisions(game) if isinstance(d, Hold)
+        1 for b, d in decisions(start, log) if isinstance(d, Hold)
     )
     assert scores == 30
 
 
 def test_decisions_replay_the_log_exactly(classic_table):
-    game = _play(classic_table, {"a": "normal"}, 11)
-    seen = list(decisions(game))
+    start, log = _play(classic_table, {"a": "normal"}, 11)
+    seen = list(decisions(start, log))
     assert all(not before.finished for before, _ in seen)
     records = [d.row for _, d in seen if isinstance(d, Record)]
-    assert sorted(records) == sorted(game.rules.rows)
-    before, decision = last_decision(game, "a")
+    assert sorted(records) == sorted(start.rules.rows)
+    before, decision = last_decision(start, log, "a")
     assert isinstance(decision, Record)
     assert before.card.rows[decision.row] is None
-    assert last_decision(Game.new("classic", ["a"]), "a") is None
+    assert last_decision(Game.new("classic", ["a"]), [], "a") is None
 
 
 async def test_table_manager_loads_once_and_never_blocks(tmp_path, classic_table):

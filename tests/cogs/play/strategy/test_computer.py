@@ -6,17 +6,18 @@ import random
 
 import pytest
 import simcord
-from cogs.play._bots import bot_to_move, play_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from simcord import actors as simcord_actors
 
-from bot.engine import Game
-from bot.match import Seat
+from bot.engine import Game, parse_action
+from bot.match import Match, Seat
 from bot.strategy import LEVELS, Hold, choose
 from bot.strategy.analysis import analyse
+from cogs.play._computer import step
 from tests.cogs.drive import (
     add_bot,
+    as_shown,
     controls,
     fresh,
     game_id_of,
@@ -37,7 +38,7 @@ async def test_bots_of_every_level_play_a_whole_game_with_a_human(table, classic
     for level in ("easy", "normal", "perfect"):
         res = await add_bot(env, ann, lobby, level)
         assert not res.ephemeral
-    shown = lobby_players(env, lobby)
+    shown = as_shown(lobby_players(env, lobby))
     for name in ("🤖 Bot 1 (easy)", "🤖 Bot 2 (normal)", "🤖 Bot 3 (perfect)"):
         assert name in shown
     assert (await ann.click(lobby, label="Start")).acknowledged
@@ -54,15 +55,15 @@ async def test_bots_of_every_level_play_a_whole_game_with_a_human(table, classic
     assert set(document["players"]) == {str(ann.id), "-1", "-2", "-3"}
 
     # Each bot's turn ends in the same summary line as a human's; no mention of a non-user.
-    contents = [m.content for m in channel.history()]
+    contents = [as_shown(m.content) for m in channel.history()]
     for n in (1, 2, 3):
         ends = [c for c in contents if f"Bot {n} (" in c and ("recorded" in c or "scratched" in c)]
         assert len(ends) == 15
     assert not any("<@-" in c for c in contents)
 
     # The perfect seat played exactly the table's best choice every time.
-    game = Game.replay("classic", document["players"], _actions(document))
-    report = analyse(classic_table, game)
+    start = Game.new("classic", document["players"])
+    report = analyse(classic_table, start, _actions(document))
     assert report["-3"].decisions >= 15
     assert report["-3"].lost == pytest.approx(0.0, abs=1e-9)
     # The weaker levels do not (they lose points against the table).
@@ -75,8 +76,6 @@ async def test_bots_of_every_level_play_a_whole_game_with_a_human(table, classic
 
 
 def _actions(document):
-    from bot.engine.game import parse_action
-
     return [parse_action(a) for a in document["actions"]]
 
 
@@ -92,7 +91,7 @@ async def test_only_the_host_adds_bots_and_never_past_eight_seats(table):
     old = snapshot(env, lobby)
     for _ in range(6):
         assert not (await add_bot(env, ann, lobby, "normal")).ephemeral
-    assert "🤖 Bot 6 (normal)" in lobby_players(env, lobby)
+    assert "🤖 Bot 6 (normal)" in as_shown(lobby_players(env, lobby))
     # Eight seats: only removals are offered, and an old copy's "add" is refused politely.
     values = [o["value"] for o in controls(fresh(env, lobby))["addbot"]["options"]]
     assert values == [f"remove{n}" for n in range(1, 7)]
@@ -121,13 +120,13 @@ async def test_a_restart_while_a_bot_is_to_move(table, bot_factory):
     await add_bot(env, ann, lobby, "perfect")
     await ann.click(lobby, label="Start")
     service = service_of(env)
-    game_id = max(service._cache)
+    game_id = max(m.id for m in service.cached())
     tb = await service.get(game_id)
     if tb.current_id == ann.id:  # hand the turn to the bot: one throw, record the first row
         await _play_first_row(env, channel, ann)
     tb = await service.get(game_id)
     assert tb.current_id == -1, "the bot should be to move, paused"
-    moves = len(tb.game.history)
+    moves = tb.game.seq  # the actions played so far (the game keeps no history)
 
     old = env.bot
     await old.close()
@@ -136,7 +135,7 @@ async def test_a_restart_while_a_bot_is_to_move(table, bot_factory):
 
     after = await service_of(env).get(game_id)
     assert after.current_id == ann.id  # the bot played its turn after the restart
-    assert len(after.game.history) > moves
+    assert after.game.seq > moves
     assert turn_message(channel) is not None
     assert f"<@{ann.id}>" in turn_message(channel).content
 
@@ -163,7 +162,7 @@ async def test_a_thinking_bot_blocks_no_other_game(table):
     await add_bot(env, ann, lobby, "easy")
     await ann.click(lobby, label="Start")
     service = service_of(env)
-    game_id = max(service._cache)
+    game_id = max(m.id for m in service.cached())
     if (await service.get(game_id)).current_id == ann.id:
         await _play_first_row(env, channel, ann)
     assert (await service.get(game_id)).current_id == -1
@@ -179,7 +178,7 @@ async def test_a_thinking_bot_blocks_no_other_game(table):
     assert not res.ephemeral
     assert (await service.get(game_id)).version == before  # the bot has not moved yet
     live = fresh(env, turn_message(channel) or channel.history()[-1])
-    assert live.content == "🤖 Bot 1 (easy) is playing."
+    assert as_shown(live.content) == "🤖 Bot 1 (easy) is playing."
     assert "hint" not in controls(live)  # no hint on a computer seat's turn
     assert "roll" in controls(live)  # the same turn message as anyone's
 
@@ -243,7 +242,7 @@ async def test_the_host_removes_a_computer_player_from_the_lobby(table):
     assert "Only the host" in refused.response.content
     res = await ann.select(lobby, ["remove1"], custom_id=select["custom_id"])
     assert not res.ephemeral
-    shown = lobby_players(env, lobby)
+    shown = as_shown(lobby_players(env, lobby))
     assert "Bot 1 (easy)" not in shown
     assert "🤖 Bot 2 (perfect)" in shown
     # A member is never removed through it, even by a forged value.
@@ -256,7 +255,7 @@ async def test_the_host_removes_a_computer_player_from_the_lobby(table):
     assert "ann" in lobby_players(env, lobby)
     # The next bot takes a fresh seat id.
     await add_bot(env, ann, lobby, "normal")
-    assert "🤖 Bot 3 (normal)" in lobby_players(env, lobby)
+    assert "🤖 Bot 3 (normal)" in as_shown(lobby_players(env, lobby))
 
 
 @settings(max_examples=25, deadline=None)
@@ -267,7 +266,7 @@ def test_each_step_carries_out_the_decision_and_the_game_ends(classic_table, see
     5 steps (three throws, two hold changes) and one record each."""
     rng = random.Random(seed)
     seat = Seat(-1, "bot", is_bot=True, level=level)
-    table = PlayTable(
+    table = Match(
         id=1,
         channel_id=1,
         guild_id=None,
@@ -278,15 +277,15 @@ def test_each_step_carries_out_the_decision_and_the_game_ends(classic_table, see
         game=Game.new("classic", [seat.player]),
     )
     steps = 0
-    while bot_to_move(table) is not None:
+    while table.computer_to_move is not None:
         game = table.game
         decision = choose(level, game, classic_table, rng)
-        after = play_step(table, seat, decision, rng)
+        after = step(table, seat, decision, rng)
         steps += 1
         if isinstance(decision, Hold) and game.dice and after.game.held != game.held:
             assert after.game.held == frozenset(decision.positions)
             assert after.game.dice == game.dice  # marking dice throws nothing
-            rolled = play_step(after, seat, decision, rng)
+            rolled = step(after, seat, decision, rng)
             assert all(rolled.game.dice[p] == game.dice[p] for p in decision.positions)
             after = rolled
             steps += 1

@@ -7,12 +7,10 @@ import threading
 import discord
 import pytest
 
-from bot.engine import Game
-from bot.engine.game import parse_action
+from bot.engine import Game, parse_action
 from bot.render.advice import describe
 from bot.strategy import Hold, Record, advise, loss
 from bot.strategy.analysis import analyse
-from cogs.play import SolutionCache
 from db import SqliteStore
 from tests.cogs.drive import (
     add_bot,
@@ -111,8 +109,8 @@ async def test_following_every_hint_against_a_perfect_bot_loses_only_the_one_mis
     document = await env.bot.store.actions(game_id)
     record = await env.bot.store.get_game(game_id)
     players = [c["name"] for c in record.state["game"]["cards"]]
-    game = Game.replay("classic", players, [parse_action(a) for a in document])
-    report = analyse(classic_table, game)
+    start = Game.new("classic", players)
+    report = analyse(classic_table, start, [parse_action(a) for a in document])
     assert report[str(ann.id)].lost == pytest.approx(cost)
     assert report["-1"].lost == pytest.approx(0.0, abs=1e-9)
     analysis = _fields(final_embed(channel))["Points lost per decision against perfect play"]
@@ -126,9 +124,8 @@ async def test_following_every_hint_against_a_perfect_bot_loses_only_the_one_mis
     assert stored[None] is None  # the computer seat is not analysed
 
 
-async def test_a_hint_before_the_table_is_ready_says_so(table, tmp_path, classic_table):
+async def test_a_hint_before_the_table_is_ready_says_so(table, tmp_path, classic_table, use_loader):
     env, channel, ann, _bob, _cid = table
-    service = service_of(env)
     release = threading.Event()
     calls = []
 
@@ -137,7 +134,7 @@ async def test_a_hint_before_the_table_is_ready_says_so(table, tmp_path, classic
         release.wait(30)
         return classic_table
 
-    service.tables = SolutionCache(tmp_path / "empty", loader=slow_loader)
+    solutions = use_loader(env, slow_loader, tmp_path / "empty")
     try:
         lobby = await new_lobby(channel, ann)
         await ann.click(lobby, label="Start")
@@ -150,7 +147,7 @@ async def test_a_hint_before_the_table_is_ready_says_so(table, tmp_path, classic
         assert calls == ["classic"]  # asked twice, computed once
     finally:
         release.set()
-    assert await service.tables.wait("classic") is classic_table
+    assert await solutions.wait("classic") is classic_table
     res = await _ask(env, channel, ann)
     assert res.embeds[0].description == "Best now: **throw all five dice**"
 
@@ -196,7 +193,7 @@ async def test_the_hint_button_survives_a_restart(table, bot_factory):
     message = turn_message(channel)
     await env.bot.close()
     await env.restart_bot(bot_factory())
-    assert await service_of(env).tables.wait("classic") is not None
+    assert await env.bot.play.solutions.wait("classic") is not None
     hint = controls(fresh(env, message))["hint"]["custom_id"]
     res = await ann.click(message, custom_id=hint)
     assert res.ephemeral
@@ -246,7 +243,7 @@ async def test_the_hint_button_follows_poker_settings_during_a_game(table):
     assert not res.ephemeral
     message = await _roll(env, channel, mover)
     assert "hint" in controls(fresh(env, message))
-    assert await service_of(env).tables.wait("classic") is not None
+    assert await env.bot.play.solutions.wait("classic") is not None
     res = await mover.click(message, custom_id=controls(fresh(env, message))["hint"]["custom_id"])
     assert res.ephemeral
     assert res.response.embeds[0].title == "💡 Hint — perfect play"
