@@ -106,11 +106,13 @@ def is_manager(interaction: discord.Interaction[Any], guild_id: int | None) -> b
 # --- answers ----------------------------------------------------------------------------
 
 
-def sentence(text: str) -> str:
-    """A refusal as a sentence on its own: capital first letter, final stop."""
+def sentence(text: str, *, names: Sequence[str] = ()) -> str:
+    """A refusal as a sentence on its own: capital first letter, final stop. A sentence
+    that starts with one of `names` (a member's name, as typed) keeps it as it is."""
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if not any(name and text.startswith(name) for name in names):
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…।" else text + "."
 
 
@@ -126,7 +128,9 @@ def refusal_text(error: GameError, lang: str) -> str:
     permissions = error.params.get("permissions")
     if isinstance(permissions, tuple):  # permission keys, named in the member's language
         overrides["permissions"] = permission_names(permissions, lang)
-    return sentence(error.message(lang, **overrides))
+    params = {**error.params, **overrides}
+    names = [v for v in params.values() if isinstance(v, str)]
+    return sentence(error.message(lang, **overrides), names=names)
 
 
 async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:

@@ -292,8 +292,8 @@ class Match:
         if self.status != "playing" or self.game is None:
             raise GameError("errors.stale")
         game = self.game
-        if game.player != str(user_id):
-            raise GameError("not_your_turn", player=game.player)
+        if game.player != str(user_id):  # named as the table knows them, not by id
+            raise GameError("errors.not_your_turn", name=self.name_of(game.player))
         return game
 
     def roll(self, user_id: int, dice: DiceSource) -> Match:
@@ -358,8 +358,8 @@ class Match:
         """After a restart an overdue turn gets `grace` more time (downtime is no strike)."""
         due = self.due_at()
         if self.status != "playing" or due is None or due > now:
-            return self
-        return replace(self, deadline=now + grace)
+            return self._changed()
+        return self._changed(deadline=now + grace)
 
     def strikes_of(self, user_id: int) -> int:
         return dict(self.strikes).get(user_id, 0)

@@ -42,12 +42,14 @@ class Board:
 
 
 def value_text(metric: str, value: float) -> str:
-    """A metric's value as shown (one minus sign everywhere: render's `number`)."""
+    """A metric's value as shown: counts and scores whole, the others with two decimals
+    (one minus sign everywhere: the ASCII `-`, as render's `number`)."""
     if metric in ("wins", "best", "daily"):
         return number(round(value))
     if metric == "net":
-        return number(round(value, 2), sign=True) if round(value, 2) else "0"
-    return f"{number(round(value, 2))}"
+        text = f"{value:+.2f}"
+        return "0.00" if text in ("+0.00", "-0.00") else text
+    return f"{value:.2f}".replace("-0.00", "0.00")
 
 
 def metric_name(metric: str, lang: str) -> str:
@@ -129,7 +131,7 @@ def stats_block(s: StatsBlock, lang: str) -> str:
         games=s.games,
         wins=s.wins,
         rate=percent(s.wins, s.games),
-        average=number(round(s.average, 2)),
+        average=value_text("average", s.average),
         best=number(s.best),
         net=value_text("net", s.net),
         skill=skill,

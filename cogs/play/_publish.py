@@ -101,13 +101,30 @@ class DiscordPublisher:
         if shown is None or shown == match.version or message.flags.ephemeral:
             return
         live = match.lobby_message_id if match.status == "lobby" else match.turn_message_id
+        # Edited through the channel, not the click's response: the clicker's answer stays
+        # the refusal alone (ephemeral), as for any out-of-date click.
         if live not in (None, message.id):
-            await self._retire(match, message.id, via)  # a stray copy: no live controls
+            await self._retire(match, message.id, None)  # a stray copy: no live controls
             return
         try:
-            await self._edit(match, message.id, via, **await self.live_fields(match))
+            await self._edit(match, message.id, None, **await self.live_fields(match))
         except discord.HTTPException as exc:
             log.warning("game %s: could not redraw message %s: %r", match.id, message.id, exc)
+
+    def adopt(self, match: Match, via: object | None) -> Match:
+        """After a restart the turn message's id may be unknown (a new turn's id is stored
+        by the turn's next change): the public message clicked, showing this game's turn
+        controls at the current version, is that message, stored with this change."""
+        if match.status != "playing" or match.turn_message_id is not None:
+            return match
+        message = via.message if isinstance(via, discord.Interaction) else None
+        if message is None or message.flags.ephemeral:
+            return match
+        if version_shown(message, match.id) != match.version:
+            return match
+        if not _shows(message, match.id, TURN_ACTIONS):
+            return match
+        return replace(match, turn_message_id=message.id)
 
     async def repost(self, match: Match) -> Match:
         """Post the live message again; the old copies lose their controls."""

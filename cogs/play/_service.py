@@ -64,6 +64,11 @@ class Publisher(Protocol):
         """A click carried an old version: redraw its message if it is the game's own."""
         ...
 
+    def adopt(self, match: Match, via: object | None) -> Match:
+        """`match` with its live message's id when that id is unknown (after a restart) and
+        `via` is a click on it: the change then stores it with its own save."""
+        ...
+
     async def repost(self, match: Match) -> Match:
         """Post the game's live message again (`/poker resume`), retiring the old one."""
         ...
@@ -262,6 +267,7 @@ class GameService:
             if version is not None and version != before.version:
                 await self.publisher.refresh(before, via)
                 raise GameError("errors.stale")
+            before = self.publisher.adopt(before, via)
             before, after = await self._commit(before, change, version)
             try:
                 shown = await self.publisher.publish(before, after, via)
@@ -288,6 +294,11 @@ class GameService:
             after = change(before)
             if after.game is not None or before.game is not None:
                 after = after.schedule(before, now, await self._timeout(before, after))
+            if after.turn_ended and after.turn_message_id is not None:
+                # The next turn's message is posted after this save and its id stored by
+                # the next change: until then a restarted bot must not take the old one
+                # (now the last turn's summary) for it; a click on the new one adopts it.
+                after = replace(after, turn_message_id=None)
             try:
                 record = await self.store.save(
                     before.id,

@@ -4,6 +4,7 @@ import discord
 import pytest
 import simcord
 
+from cogs.play import _cog as play_cog
 from tests.cogs.drive import (
     MENTION,
     click_snapshot,
@@ -63,7 +64,7 @@ async def test_restart_mid_turn_keeps_held_dice_and_old_buttons_work(table, bot_
     rolled = [int(b["label"]) for b in after["hold"]]
     assert rolled[0] == dice[0]
     assert rolled[2] == dice[2]
-    game = env.bot.get_cog("Play").service
+    game = env.bot.play.service
     stored = await stored_document(env.bot, game_id_of(fresh(env, turn)))
     assert stored["actions"][-1]["hold"] == [0, 2]
     assert game is not None
@@ -257,7 +258,7 @@ async def test_lobby_buttons_work_after_a_restart(table, bot_factory):
 
 async def test_a_failure_inside_a_click_is_answered_and_changes_nothing(table, monkeypatch):
     env, _channel, turn, current, _ = await started(table)
-    service = env.bot.get_cog("Play").service
+    service = env.bot.play.service
 
     async def broken(*_args, **_kwargs):
         raise RuntimeError("disk on fire")
@@ -275,12 +276,13 @@ async def test_a_failure_inside_a_click_is_answered_and_changes_nothing(table, m
 
 async def test_a_failing_command_is_answered_by_the_tree_error_handler(table, monkeypatch):
     env, channel, ann, _bob, _cid = table
-    service = env.bot.get_cog("Play").service
 
-    async def broken(*_args, **_kwargs):
+    def broken(*_args, **_kwargs):
         raise RuntimeError("store on fire")
 
-    monkeypatch.setattr(service, "in_channel", broken)
+    # The command's own guard answers what fails inside it; a failure before the guard
+    # (here its first step, choosing the answer's language) is the tree handler's.
+    monkeypatch.setattr(play_cog, "reply_language", broken)
     res = await ann.slash(channel, "poker scorecard")
     assert "Something went wrong" in refusal_text(res)
     # the error reached the tree's handler (and was logged there), not the void

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import discord
 import pytest
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import RULESETS, Game, Leave, Pass, Score
-from bot.match import Seat
-from cogs.play import _timers
+from bot.match import AWAY_AFTER, Match, Seat
+from bot.strategy.act import next_action
 from tests.cogs.drive import (
     MENTION,
     controls,
@@ -40,7 +40,7 @@ async def wait(env, seconds: float, chunk: float = 60.0) -> None:
 
 
 def service(env):
-    return env.bot.get_cog("Play").service
+    return env.bot.play.service
 
 
 async def stored_actions(env, game_id):
@@ -77,7 +77,7 @@ async def test_the_turn_message_shows_the_deadline_and_a_missed_turn_is_played(t
     assert following.id != turn.id
     assert current_member(following, {ann.id: ann, bob.id: bob}) is not absent
     record = await env.bot.store.get_game(game_id)
-    assert _timers.parse(record.state["deadline"]) > discord.utils.utcnow()
+    assert datetime.fromisoformat(record.state["deadline"]) > discord.utils.utcnow()
 
 
 async def test_a_player_who_plays_in_time_is_not_played_for(table):
@@ -258,6 +258,27 @@ async def test_without_a_game_the_commands_say_so(table, command):
 
 # --- the timed-out turn, for any rule set and position (pure) -------------------------
 
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+TIMEOUT = timedelta(minutes=5)
+
+
+def started_match(rules: str, seats: tuple[Seat, ...], rng: random.Random) -> Match:
+    """A started match with its first turn's deadline, as the service stores it."""
+    lobby = Match(
+        id=1, channel_id=1, guild_id=1, host_id=1, rules=rules, seats=seats, created_at=T0
+    )
+    return lobby.start(1, rng, T0).schedule(lobby, T0, TIMEOUT)
+
+
+def time_out(match: Match, rng: random.Random) -> Match:
+    """The timer's change once the turn is due (the level it uses without a loaded table),
+    with the next turn's deadline, as the service applies it."""
+    now = match.deadline
+    assert now is not None
+    level = "perfect" if match.rules == "banked" else "easy"
+    after = match.play_absent(now, lambda game: next_action(level, game, None, rng, rng))
+    return after.schedule(match, now, TIMEOUT)
+
 
 @settings(max_examples=60, deadline=None)
 @given(
@@ -269,41 +290,41 @@ async def test_without_a_game_the_commands_say_so(table, command):
 def test_a_timed_out_turn_is_exactly_one_legal_turn(rules, seed, players, turns):
     rng = random.Random(seed)
     seats = tuple(Seat(i + 1, f"p{i}") for i in range(players))
-    table = Table(id=1, channel_id=1, guild_id=1, host_id=1, rules=rules, seats=seats)
-    table = table.start(1, rng, "2026-01-01T00:00:00+00:00")
+    table = started_match(rules, seats, rng)
+    log = []  # the store's log: the actions each change applied
     for _ in range(turns):  # some turns in (strikes cleared: nobody goes away here)
         if table.require_game().finished:
             return
-        table, _ = _timers.play_for_absent(replace(table, strikes=()), rng, None, rng)
+        table = time_out(replace(table, strikes=()), rng)
+        log += table.actions
     table = replace(table, strikes=())
     before = table.require_game()
     if before.finished:
         return
     player = before.player
-    after, away = _timers.play_for_absent(table, rng, None, rng)
+    after = time_out(table, rng)
     game = after.require_game()
-    assert not away
-    assert _timers.turn_key(game) != _timers.turn_key(before)
-    assert _timers.strikes_of(after, int(player)) == 1
-    added = game.history[len(before.history) :]
+    assert not after.away(int(player))
+    assert game.turn != before.turn
+    assert after.strikes_of(int(player)) == 1
+    added = list(after.actions)
     assert added
     assert all(a.player == player for a in added)
     assert isinstance(added[-1], Score | Pass)
     assert after.status == ("finished" if game.finished else "playing")
     # What the store appends replays to exactly this game.
-    assert Game.replay(rules, before.players, game.history) == game
+    assert Game.replay(rules, before.players, [*log, *added]) == game
 
 
 def test_the_third_timeout_in_a_row_leaves_after_playing():
     rng = random.Random(5)
     seats = (Seat(1, "ann"), Seat(2, "bob"))
-    table = Table(id=1, channel_id=1, guild_id=1, host_id=1, rules="classic", seats=seats)
-    table = table.start(1, rng, "2026-01-01T00:00:00+00:00")
+    table = started_match("classic", seats, rng)
     player = int(table.require_game().player)
-    table = _timers.with_strikes(table, player, _timers.AWAY_AFTER - 1)
-    after, away = _timers.play_for_absent(table, rng, None, rng)
-    assert away
-    history = after.require_game().history
+    table = replace(table, strikes=((player, AWAY_AFTER - 1),))
+    after = time_out(table, rng)
+    assert after.away(player)
+    history = after.actions
     assert history[-1] == Leave(str(player))
     assert isinstance(history[-2], Score)
     assert after.require_game().card_of(str(player)).left

@@ -14,18 +14,17 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-import bot.strategy.tables as tables_module
 import pytest
 
 from bot.app import DicePokerBot
 from bot.settings import Settings
 from bot.strategy.table import compute, path_for, save
+from cogs.play import _solutions as solutions_module
 from tests.cogs.drive import (
     final_embed,
     game_id_of,
     open_game,
     play_to_the_end,
-    service_of,
     turn_message,
 )
 from tests.conftest import settings_for_tests
@@ -48,7 +47,7 @@ def order() -> tuple[str, ...]:
 def bot_factory(
     tmp_path: Path, dice_seed: int, cache_dir: Path, order: tuple[str, ...], monkeypatch
 ) -> Callable[[], DicePokerBot]:
-    monkeypatch.setattr(tables_module, "PRECOMPUTE_ORDER", order)
+    monkeypatch.setattr(solutions_module, "PRECOMPUTE_ORDER", order)
     dice = random.Random(dice_seed)
 
     def build() -> DicePokerBot:
@@ -60,7 +59,7 @@ def bot_factory(
     return build
 
 
-def _workers(manager: tables_module.SolutionCache) -> list:
+def _workers(manager: solutions_module.SolutionCache) -> list:
     pool = manager._pool
     return list((getattr(pool, "_processes", None) or {}).values()) if pool else []
 
@@ -91,14 +90,14 @@ def no_computing_here(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object, **_kw: object) -> None:
         raise AssertionError("a table was computed in the bot's process")
 
-    monkeypatch.setattr(tables_module, "compute", refuse)
+    monkeypatch.setattr(solutions_module, "compute", refuse)
 
 
 async def test_start_up_computes_a_missing_table_in_the_worker_while_the_bot_plays(
     no_computing_here, cache_dir, table
 ):
     env, channel, ann, bob, _cid = table
-    tables = service_of(env).tables
+    tables = env.bot.play.solutions
     # Started by the start-up itself: nobody clicked Hint, no computer seat asked.
     assert tables.status("classic") == "loading"
     assert not path_for("classic", cache_dir).exists()
@@ -144,7 +143,7 @@ async def test_a_cached_table_is_only_loaded_and_starts_no_worker(
     cached_classic, no_computing_here, table
 ):
     env, *_ = table
-    tables = service_of(env).tables
+    tables = env.bot.play.solutions
     await _until(lambda: tables.status("classic") != "loading")
     assert tables.status("classic") == "ready"
     assert _workers(tables) == []  # the pool starts its process on the first computation
@@ -153,7 +152,7 @@ async def test_a_cached_table_is_only_loaded_and_starts_no_worker(
 @pytest.mark.parametrize("order", [("yatzy",)])  # the longest: still running at the close
 async def test_closing_during_a_long_computation_ends_the_worker_cleanly(cache_dir, table, caplog):
     env, channel, ann, _bob, _cid = table
-    tables = service_of(env).tables
+    tables = env.bot.play.solutions
     await _until(lambda: any(p.is_alive() for p in _workers(tables)))
     workers = _workers(tables)
     assert tables.status("yatzy") == "loading"

@@ -1,0 +1,112 @@
+"""/poker settings end to end through simcord: who may change them, what they show, and
+what they change (moved here from tests/cogs/league/test_league.py with the admin cog)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.admin import parse_duration
+
+
+# --- /poker settings ----------------------------------------------------------------------------
+
+
+async def test_settings_change_and_show(server) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = server
+    res = await ann.slash(channel, "poker settings")
+    assert res.ephemeral  # just looking: only the admin sees it
+    shown = {f.name: f.value for f in res.response.embeds[0].fields}
+    assert shown == {
+        "Default rules": "classic (the bot's default)",
+        "Turn timeout": "5m",
+        "Computer players": "allowed",
+        "Hints": "allowed",
+        "Scorecard pictures": "not allowed",
+        # ARCH.md: a finished turn's message carries the scorecard, as the new server
+        # setting `scorecards` (turn | round | end, default turn) says: shown with the rest.
+        "Scorecards": "every turn",
+        "Language": "each player's own",
+    }
+    res = await ann.slash(
+        channel,
+        "poker settings",
+        default_rules="yatzy",
+        turn_timeout="1h30m",
+        bots=False,
+        images=True,
+    )
+    assert not res.ephemeral  # a change is announced
+    embed = res.response.embeds[0]
+    assert embed.title == "Settings changed by ann"
+    shown = {f.name: f.value for f in embed.fields}
+    assert shown["Default rules"] == "yatzy"
+    assert shown["Turn timeout"] == "1h30m"
+    assert shown["Computer players"] == "not allowed"
+    assert shown["Hints"] == "allowed"
+    assert shown["Scorecard pictures"] == "allowed"
+    stored = await env.bot.store.guild_settings(guild.id)
+    assert (stored.default_rules, stored.turn_timeout, stored.bots_allowed, stored.images) == (
+        "yatzy",
+        5400,
+        False,
+        True,
+    )
+    res = await ann.slash(channel, "poker settings", language="ru")
+    assert res.response.embeds[0].fields[0].name == "Правила по умолчанию"  # the new language
+    res = await ann.slash(channel, "poker settings", language="auto")
+    assert (await env.bot.store.guild_settings(guild.id)).language is None
+
+
+async def test_settings_refused_to_non_admin(server) -> None:
+    env, guild, channel, (_ann, bob, _cid, _dan) = server
+    res = await bob.slash(channel, "poker settings", turn_timeout="30s")
+    assert res.acknowledged
+    assert res.ephemeral
+    assert "Manage Server" in res.response.content
+    assert (await env.bot.store.guild_settings(guild.id)).turn_timeout == 300
+    res = await bob.slash(channel, "poker settings")  # not even a look
+    assert res.ephemeral
+    assert not res.response.embeds
+
+
+@pytest.mark.parametrize("value", ["29s", "25h", "soon", "5x", ""])
+async def test_settings_bad_timeout_changes_nothing(server, value) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = server
+    res = await ann.slash(channel, "poker settings", turn_timeout=value, hints=False)
+    assert res.ephemeral
+    assert "is not a turn time" in res.response.content
+    stored = await env.bot.store.guild_settings(guild.id)
+    assert (stored.turn_timeout, stored.hints_allowed) == (300, True)
+
+
+def test_parse_duration() -> None:
+    assert parse_duration("90") == 90
+    assert parse_duration("90s") == 90
+    assert parse_duration("5m") == 300
+    assert parse_duration("5min") == 300
+    assert parse_duration("1h30m") == 5400
+    assert parse_duration("2H") == 7200
+    assert parse_duration("1h 2m 3s") == 3723
+    for bad in ("", "m", "h5", "1.5h", "-3", "five"):
+        assert parse_duration(bad) is None, bad
+
+
+
+# --- the settings at work ---
+
+
+async def test_new_game_uses_the_servers_default_rules(server) -> None:
+    env, _guild, channel, (ann, bob, _cid, _dan) = server
+    await ann.slash(channel, "poker settings", default_rules="yatzy")
+    lobby = await bob.slash(channel, "poker new")
+    assert lobby.acknowledged
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "yatzy"
+    await bob.slash(channel, "poker cancel")
+    await bob.slash(channel, "poker new", rules="banked")  # an explicit choice still wins
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "banked"
+
+
