@@ -54,7 +54,7 @@ PAGE_H = BOX[1] * DENSITY  # several tables share a picture up to this height
 # lines and the title): shown at 300 / 680 its digits are still 10.6 px, above the floor
 # the tests hold (`MIN_DIGIT_PX`).
 PAGE_H_MAX = 680
-MIN_DIGIT_PX = 10.0  # Discord's body text (15–16 px line) has digits of about 10–11 px
+MIN_DIGIT_PX = 10.0  # Discord's body text on a phone (a 15–16 px line) has 9–10 px digits
 
 SIZE = 32  # numbers and labels: 16 px on the phone, digits 12 px
 NAME_SIZE = 30  # names (bold) and the title
@@ -366,7 +366,7 @@ def _cut(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> st
     return "…"
 
 
-def _fit(text: str, width: int, size: int = SIZE, *, bold: bool = False) -> str:
+def fit_text(text: str, width: int, size: int = SIZE, *, bold: bool = False) -> str:
     """`text` without what the fonts cannot draw, cut with "…" to fit `width` pixels."""
     return _cut(drawable(text), width, size, bold=bold)
 
@@ -544,7 +544,9 @@ def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> li
 
 
 @dataclass(frozen=True)
-class _Box:
+class Box:
+    """A rectangle, filled or outlined."""
+
     box: tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
     fill: RGB | None = None
     outline: RGB | None = None
@@ -552,7 +554,9 @@ class _Box:
 
 
 @dataclass(frozen=True)
-class _Label:
+class Label:
+    """A piece of text, drawn from its cached stamp (glyph-checked, shapes included)."""
+
     text: str
     x: int  # the ink's left edge
     y: int  # the baseline
@@ -575,9 +579,9 @@ class Page:
 
     width: int
     height: int
-    items: tuple[_Box | _Label, ...]
-    tables: tuple[str, ...]  # which tables it holds (upper, lower, totals)
-    name_w: int  # the name column's width
+    items: tuple[Box | Label, ...]
+    tables: tuple[str, ...] = ()  # which tables it holds (upper, lower, totals)
+    name_w: int = 0  # the name column's width
 
 
 @dataclass(frozen=True)
@@ -588,15 +592,18 @@ class _Seat:
     winner: bool
 
 
-def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> _Label:
+def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> Label:
     """A label whose ink is centred on cx and whose digits are centred on cy."""
     stamp = _stamp(text, SIZE, bold, stretch)
     x = cx - stamp.mask.width // 2
-    return _Label(text, x, cy + round(SIZE * 0.36), colour, SIZE, bold, stretch)
+    return Label(text, x, cy + round(SIZE * 0.36), colour, SIZE, bold, stretch)
 
 
-def _left(text: str, x: int, baseline: int, colour: RGB, *, bold: bool, size: int = SIZE) -> _Label:
-    return _Label(text, x + _stamp(text, size, bold).dx, baseline, colour, size, bold)
+def text_at(
+    text: str, x: int, baseline: int, colour: RGB, *, bold: bool = False, size: int = SIZE
+) -> Label:
+    """A label whose text starts at x on the baseline (its ink may start a little right)."""
+    return Label(text, x + _stamp(text, size, bold).dx, baseline, colour, size, bold)
 
 
 def _column_widths(table: _Table, squeeze: _Squeeze) -> list[int]:
@@ -619,11 +626,11 @@ def _draw_table(
     seats: Sequence[tuple[int, _Seat]],
     top: int,
     stretch: int,
-) -> list[_Box | _Label]:
+) -> list[Box | Label]:
     """One table: a dark header of column labels, then a row per seat."""
     x0, right = MARGIN, WIDTH - MARGIN
     lefts = [x0 + name_w + sum(widths[:i]) for i in range(len(widths))]
-    items: list[_Box | _Label] = [_Box((x0, top, right, top + HEAD_H), HEAD)]
+    items: list[Box | Label] = [Box((x0, top, right, top + HEAD_H), HEAD)]
     for col, left, w in zip(table.columns, lefts, widths, strict=True):
         cy = top + HEAD_H // 2
         items.append(_centred(col.header, left + w // 2, cy, HEAD_INK, bold=True, stretch=stretch))
@@ -631,25 +638,25 @@ def _draw_table(
     for n, (index, seat) in enumerate(seats):
         bottom = y + seat.height
         if seat.winner:
-            items.append(_Box((x0, y, right, bottom), WINNER))
+            items.append(Box((x0, y, right, bottom), WINNER))
         elif n % 2:
-            items.append(_Box((x0, y, right, bottom), STRIPE))
+            items.append(Box((x0, y, right, bottom), STRIPE))
         for col, left, w in zip(table.columns, lefts, widths, strict=True):
             if col.sum and not seat.winner:
-                items.append(_Box((left, y, left + w, bottom), SUBTOTAL))
+                items.append(Box((left, y, left + w, bottom), SUBTOTAL))
         # The name: one line centred in the row, or two with the second one smaller.
         if len(seat.lines) == 1:
             base = y + seat.height // 2 + round(NAME_SIZE * 0.36)
-            name = _left(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
+            name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
         else:
             # Baselines 32 px apart: a Devanagari mark below the first line stays clear
             # of one above the second.
             base = y + 31
-            name = _left(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
+            name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
             second = base + 32
-            line = _left(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SMALL)
+            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SMALL)
             items.append(line)
         mid = y + (ROW_H // 2 if len(seat.lines) == 1 else seat.height // 2)
         for col, left, w in zip(table.columns, lefts, widths, strict=True):
@@ -659,10 +666,10 @@ def _draw_table(
                     cell.text, left + w // 2, mid, cell.colour, bold=cell.bold, stretch=stretch
                 )
                 items.append(label)
-        items.append(_Box((x0, bottom - 1, right, bottom), GRID))
+        items.append(Box((x0, bottom - 1, right, bottom), GRID))
         y = bottom
-    items.extend(_Box((left, top + HEAD_H, left + 1, y), GRID) for left in lefts)
-    items.append(_Box((x0, top, right, y), outline=HEAD, line=2))
+    items.extend(Box((left, top + HEAD_H, left + 1, y), GRID) for left in lefts)
+    items.append(Box((x0, top, right, y), outline=HEAD, line=2))
     return items
 
 
@@ -717,12 +724,12 @@ def layout(
     groups = _pack(len(tables), [s.height for s in seats], title_h)
     pages = []
     for p, group in enumerate(groups):
-        items: list[_Box | _Label] = []
+        items: list[Box | Label] = []
         y = MARGIN
         if p == 0 and title:
-            text = _fit(title, WIDTH - 2 * MARGIN - 2 * PAD, NAME_SIZE, bold=True)
+            text = fit_text(title, WIDTH - 2 * MARGIN - 2 * PAD, NAME_SIZE, bold=True)
             base = y + TITLE_H // 2 + round(NAME_SIZE * 0.36)
-            items.append(_left(text, MARGIN + PAD, base, INK, bold=True, size=NAME_SIZE))
+            items.append(text_at(text, MARGIN + PAD, base, INK, bold=True, size=NAME_SIZE))
             y += TITLE_H
         for k, (i, part) in enumerate(group):
             if k:
@@ -776,11 +783,12 @@ def _split(rows: Sequence[int], room: int) -> list[range]:
     return [range(j, j + 1) for j in range(len(rows))]
 
 
-def _paint(page: Page) -> Image.Image:
+def paint(page: Page) -> Image.Image:
+    """The picture of `page`: its boxes and labels drawn in order on paper."""
     image = Image.new("RGB", (page.width, page.height), PAPER)
     draw = ImageDraw.Draw(image)
     for item in page.items:
-        if isinstance(item, _Box):
+        if isinstance(item, Box):
             left, top, right, bottom = item.box
             draw.rectangle(
                 [left, top, right - 1, bottom - 1],
@@ -796,7 +804,8 @@ def _paint(page: Page) -> Image.Image:
     return image
 
 
-def _png(image: Image.Image) -> bytes:
+def encode(image: Image.Image) -> bytes:
+    """`image` as PNG bytes."""
     out = io.BytesIO()
     # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
     # compresses to a few tens of kilobytes.
@@ -820,7 +829,7 @@ def scorecard_pngs(
     the first. Row labels come from the catalog of `lang`; when `final`, each player's
     result against the average and place are added and the winners' rows are gold.
     """
-    return [_png(_paint(page)) for page in layout(rules, players, lang, title=title, final=final)]
+    return [encode(paint(page)) for page in layout(rules, players, lang, title=title, final=final)]
 
 
 def scorecard_png(
@@ -836,13 +845,13 @@ def scorecard_png(
     Only for the one-attachment `scorecard_file` below, which the Discord edge replaces
     by one embed per picture; taller than a phone's box, it shows smaller.
     """
-    pages = [_paint(p) for p in layout(rules, players, lang, title=title, final=final)]
+    pages = [paint(p) for p in layout(rules, players, lang, title=title, final=final)]
     image = Image.new("RGB", (WIDTH, sum(p.height for p in pages)), PAPER)
     y = 0
     for page in pages:
         image.paste(page, (0, y))
         y += page.height
-    return _png(image)
+    return encode(image)
 
 
 def warm_up() -> None:

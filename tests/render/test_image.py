@@ -1,54 +1,42 @@
-"""The scorecard pictures: legible on a phone for every rule set, language and table size.
-
-Legibility is measured, not assumed: each picture is scaled as Discord scales an embed
-image on a phone (to fit 400 × 300 px) and the ink of every digit in the tables is
-measured there. The floor, `MIN_DIGIT_PX` = 10 px, is the height of the digits of
-Discord's own body text on a phone (a 15–16 px line, digits about 10–11 px): a score in
-the picture must read at least as easily as the message around it.
-"""
+"""The scorecard pictures: legible on a phone for every rule set, language and table size."""
 
 from __future__ import annotations
 
-import io
-import math
 import random
-import re
 from itertools import combinations
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PIL import Image, ImageFont
+from PIL import ImageFont
 
 from bot.engine import RULESETS, Card, Game, Pass, Score, get_rules, totals_of
 from bot.i18n import t
 from bot.render import image
 from bot.render.image import (
-    BOX,
-    HEAD_INK,
     MIN_DIGIT_PX,
     PAGE_H,
     PAGE_H_MAX,
     WIDTH,
     WINNER,
     Page,
-    _Label,
-    _paint,
-    _png,
     _tables,
     _width,
     drawable,
+    encode,
     font_for,
     has_glyph,
     layout,
     name_lines,
     number,
+    paint,
     row_cell,
     runs,
     scorecard_png,
     scorecard_pngs,
 )
+
+from .legibility import decode, digit_heights, labels
 
 LANGS = ("en", "ru", "ro", "hi")
 NAMES = [
@@ -105,50 +93,6 @@ def play(rules: str, players: list[str], seed: int, turns: int | None = None) ->
 
 def seats(game: Game) -> list[tuple[str, Card]]:
     return [(c.name, c) for c in game.cards]
-
-
-def decode(png: bytes) -> Image.Image:
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    img = Image.open(io.BytesIO(png))
-    img.verify()  # checks the chunks' CRCs; the image must be reopened afterwards
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    assert img.format == "PNG"
-    return img
-
-
-def labels(page: Page) -> list[_Label]:
-    return [item for item in page.items if isinstance(item, _Label)]
-
-
-DIGITS = re.compile(r"[−+]?\d+(\.\d)?")
-
-
-def digit_heights(png: bytes, page: Page) -> list[int]:
-    """The ink height, in px as a phone shows the picture, of every number in its tables."""
-    img = decode(png).convert("RGB")
-    assert img.size == (page.width, page.height)
-    scale = min(1.0, BOX[0] / img.width, BOX[1] / img.height)
-    shown = img.resize(
-        (round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS
-    )
-    luma = np.asarray(shown.convert("L"), dtype=float)
-    heights = []
-    for label in labels(page):
-        if not DIGITS.fullmatch(label.text) or label.colour == HEAD_INK:
-            continue  # only the numbers of the table's body (dark on light)
-        left, top, right, bottom = label.ink
-        patch = luma[
-            max(0, math.floor(top * scale) - 2) : math.ceil(bottom * scale) + 2,
-            max(0, math.floor(left * scale) - 1) : math.ceil(right * scale) + 1,
-        ]
-        r, g, b = label.colour
-        ink = (299 * r + 587 * g + 114 * b) / 1000
-        # A row of the scaled picture is ink where its darkest pixel is at least half-way
-        # from the background to the text's colour.
-        rows = np.nonzero(patch.min(axis=1) <= (patch.max() + ink) / 2)[0]
-        heights.append(int(rows[-1] - rows[0] + 1))
-    return heights
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
@@ -233,9 +177,9 @@ def test_a_table_too_tall_for_one_picture_is_split_evenly():
     assert image._pack(3, [42] * 3, 40) == [[(0, range(3)), (1, range(3)), (2, range(3))]]
     parts = image._pack(2, [100] * 9, 40)  # taller than any real table
     assert [[run for _, run in group] for group in parts] == [
-        [range(0, 5)],
+        [range(5)],
         [range(5, 9)],
-        [range(0, 5)],
+        [range(5)],
         [range(5, 9)],
     ]
 
@@ -356,7 +300,7 @@ def test_a_finished_game_adds_settlement_and_place_and_marks_the_winner(rules: s
     def colours(pages: list[Page]) -> set[tuple[int, int, int]]:
         out = set()
         for page in pages:
-            img = _paint(page)
+            img = paint(page)
             out |= {colour for _, colour in img.getcolors(img.width * img.height)}
         return out
 
@@ -382,7 +326,7 @@ def test_the_pngs_are_the_painted_layout_and_the_old_single_picture_stacks_them(
     game = play("yatzy", NAMES[:5], seed=4, turns=30)
     pages = layout(game.rules, seats(game), "ru", title="t")
     pngs = scorecard_pngs(game.rules, seats(game), "ru", title="t")
-    assert pngs == [_png(_paint(p)) for p in pages]
+    assert pngs == [encode(paint(p)) for p in pages]
     single = decode(scorecard_png(game.rules, seats(game), "ru", title="t"))
     assert single.size == (WIDTH, sum(p.height for p in pages))
 
