@@ -386,7 +386,7 @@ def _breaks(text: str) -> list[int]:
 
 # --- names: one line, else two, else two shortened ----------------------------------------
 
-_TAIL = re.compile(r"(.+?)\s*\((.+)\)")
+_TAIL = re.compile(r"(.+?)\s*\(([^()]+)\)")  # "Bot 1 (perfect)"
 _SEPARATORS = "_-.|/"
 
 
