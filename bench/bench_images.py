@@ -1,7 +1,8 @@
-"""How long one scorecard picture takes to draw (target: ≤ 50 ms each, eight players included).
+"""How long a scorecard's pictures take to draw (target: ≤ 50 ms a message, eight players
+included, however many pictures it has; the chart of `/poker stats` too).
 
 Each sample is a different game, so the text cache sees new numbers as it would in a bot.
-The first picture of a process also loads the fonts: it is reported on its own.
+The first message of a process also loads the fonts: it is reported on its own.
 """
 
 from __future__ import annotations
@@ -11,11 +12,20 @@ import statistics
 import time
 
 from bot.engine import Game, Pass, Score
-from bot.render import image
+from bot.render import chart, image
 
 TARGET_MS = 50.0
 SAMPLES = 40
-NAMES = ["Ann", "Борис", "अनीता", "Ștefan", "bob_the_long_named", "Zoë", "Игорь", "राहुल"]
+NAMES = [
+    "Ann",
+    "Борис Константинович",
+    "अनीता कुमारी",
+    "🤖 Bot 1 (perfect)",
+    "bob_the_long_named",
+    "Zoë ✨",
+    "Игорь",
+    "राहुल",
+]
 
 
 def _game(rules: str, players: int, seed: int) -> Game:
@@ -35,20 +45,22 @@ def _game(rules: str, players: int, seed: int) -> Game:
     return game
 
 
-def _draw(game: Game, lang: str) -> float:
-    start = time.perf_counter()
-    image.scorecard_png(
+def _pictures(game: Game, lang: str) -> list[bytes]:
+    return image.scorecard_pngs(
         game.rules, [(c.name, c) for c in game.cards], lang, title="Dice poker", final=True
     )
+
+
+def _draw(game: Game, lang: str) -> float:
+    start = time.perf_counter()
+    _pictures(game, lang)
     return (time.perf_counter() - start) * 1000
 
 
 def _cpu(game: Game, lang: str) -> float:
     # CPU time of this process: on a shared machine wall time also counts other work.
     start = time.process_time()
-    image.scorecard_png(
-        game.rules, [(c.name, c) for c in game.cards], lang, title="Dice poker", final=True
-    )
+    _pictures(game, lang)
     return (time.process_time() - start) * 1000
 
 
@@ -58,7 +70,7 @@ def main() -> None:
     image.warm_up()
     print(f"loading the fonts (once, at start-up): {(time.perf_counter() - start) * 1000:.1f} ms")
     first = _draw(_game("classic", 2, 0), "en")
-    print(f"first picture (nothing cached yet): {first:.1f} ms")
+    print(f"first message (nothing cached yet): {first:.1f} ms")
     worst = worst_cpu = 0.0
     for rules, lang, players in (
         ("classic", "en", 2),
@@ -68,15 +80,23 @@ def main() -> None:
         ("yatzy", "hi", 8),
     ):
         games = [_game(rules, players, seed) for seed in range(SAMPLES)]
+        count = len(_pictures(games[0], lang))
         times = sorted(_draw(g, lang) for g in games)
         cpu = sorted(_cpu(g, lang) for g in games)
         p95, cpu_p95 = times[int(0.95 * (len(times) - 1))], cpu[int(0.95 * (len(cpu) - 1))]
         worst, worst_cpu = max(worst, p95), max(worst_cpu, cpu_p95)
         print(
-            f"{rules:8} {lang} {players} players: wall median {statistics.median(times):5.1f} ms,"
+            f"{rules:8} {lang} {players} players, {count} pictures:"
+            f" wall median {statistics.median(times):5.1f} ms,"
             f" p95 {p95:5.1f} ms, max {times[-1]:5.1f} ms; CPU median"
             f" {statistics.median(cpu):4.1f} ms, p95 {cpu_p95:4.1f} ms"
         )
+    charts = []
+    for n in (1, 20, 60):
+        start = time.process_time()
+        chart.scores_chart_png(list(range(-30, 30 * n, 30))[:n], title="Ann · last games")
+        charts.append((time.process_time() - start) * 1000)
+    print("stats chart, 1 / 20 / 60 games: CPU " + " / ".join(f"{c:.1f}" for c in charts) + " ms")
     for label, value in (("wall", worst), ("CPU", worst_cpu)):
         verdict = "within" if value <= TARGET_MS else "OVER"
         print(f"worst {label} p95 {value:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")

@@ -1,42 +1,94 @@
-"""The scorecard as a PNG picture: rows × players, totals, bonus, and the result when final.
+"""The scorecard as PNG pictures made for a phone: one compact table per row group.
 
-A picture reads better than a code-block table on a phone, and it can show Devanagari and
-Cyrillic row names at full width. Fonts come from installed packages (Noto Sans for Latin and
-Cyrillic, Noto Sans Devanagari for Hindi); nothing is downloaded at run time. Pillow's raqm
-layout (bundled in its wheels, with the system's fribidi) shapes Devanagari conjuncts and
-vowel signs; without raqm Pillow falls back to its basic layout, which draws the letters in
-logical order and misplaces some vowel signs, so `SHAPING` says which one is in use.
+Discord shows an embed image inside a box of about 400 × 300 px on a phone and shrinks a
+larger one to fit, so a picture is only as legible as its text is at that size. Every
+picture here is exactly `WIDTH` px wide (twice the box: crisp on screens of two or three
+device pixels per px) and at most `PAGE_H` high (one tall table: `PAGE_H_MAX`), so each
+shows at about the same scale, 1/2, its digits 11–12 px high, as tall as those of the
+message around it. The table is transposed (players down, scorecard rows across,
+labelled as in the text table): the upper rows, the lower rows and the totals are three
+tables, stacked into as few pictures as fit (one for two players, three for eight).
+
+Fonts come from installed packages (Noto Sans for Latin and Cyrillic, Noto Sans
+Devanagari for Hindi); nothing is downloaded at run time. A character neither font has
+(emoji, other scripts) is never drawn as a box: a few are drawn as shapes (🤖, arrows,
+check mark, die faces), the rest are left out. Pillow's raqm layout (bundled in its
+wheels) shapes Devanagari conjuncts and vowel signs; without raqm Pillow falls back to its
+basic layout, which misplaces some vowel signs, so `SHAPING` says which one is in use.
+
+Pure: bytes out, no Discord, no database; the edge attaches one embed per picture.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from typing import Literal
 
 import fontpkg
 from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.engine import FACE, Card, Game, RuleSet, standings_of, totals_of
-from bot.i18n import LANGUAGES, catalog, rules_name, t
+from bot.i18n import LANGUAGES, catalog, t
+
+from .text import MINUS
 
 log = logging.getLogger(__name__)
 
 SHAPING = "raqm" if features.check("raqm") else "basic"
 
-# Sizes in pixels. Discord shows an embed image about 400–550 px wide, so a two-player card
-# (~450 px) shows at full size and an eight-player one (~1000 px) is scaled down a little.
-SIZE = 19
-TITLE_SIZE = 23
-ROW_H = 30
-PAD = 12  # inside a cell
-MARGIN = 14  # around the table
-NAME_MAX = 150  # a player's column never grows past this; longer names get "…"
-COL_MIN = 64
-TITLE_MAX = 640  # a longer title is cut with "…" rather than widen the picture
+RGB = tuple[int, int, int]
+
+# --- geometry, in picture pixels (the phone shows each at half size) ------------------
+
+BOX = (400, 300)  # what Discord gives an embed image on a phone, in px
+DENSITY = 2  # picture pixels per px of that box
+WIDTH = BOX[0] * DENSITY
+PAGE_H = BOX[1] * DENSITY  # several tables share a picture up to this height
+# A single table may be a little taller rather than be cut in two (eight names of two
+# lines and the title): shown at 300 / 680 its digits are still 10.6 px, above the floor
+# the tests hold (`MIN_DIGIT_PX`).
+PAGE_H_MAX = 680
+MIN_DIGIT_PX = 10.0  # Discord's body text on a phone (a 15–16 px line) has 9–10 px digits
+
+SIZE = 32  # numbers and labels: 16 px on the phone, digits 12 px
+NAME_SIZE = 30  # names (bold) and the title
+SMALL = 24  # a name's second line
+ROW_H = 42
+ROW_H2 = 72  # a row whose name takes two lines
+HEAD_H = 42
+TITLE_H = 40
+MARGIN = 8  # around the tables
+GAP = 14  # between two tables of one picture
+PAD = 8  # inside a name cell, left and right
+NAME_MIN = 240  # the name column: 14 or so letters a line
+
+
+@dataclass(frozen=True)
+class _Squeeze:
+    """How tightly the number columns are set: font width (100 normal, 62 the most
+    condensed), padding either side, narrowest column, and whether the upper and lower
+    tables keep their sums (else only the totals show them)."""
+
+    stretch: int
+    pad: int
+    col_min: int
+    sums: bool = True
+
+
+# Tried in turn until the name column keeps NAME_MIN; digits keep their height throughout.
+# (A finished banked card is ten columns of penalties such as "−22": it needs the last.)
+SQUEEZES = (
+    _Squeeze(100, 8, 52),
+    _Squeeze(88, 6, 48),
+    _Squeeze(88, 6, 48, sums=False),
+    _Squeeze(76, 4, 42, sums=False),
+)
 
 PAPER = (251, 248, 241)
 INK = (31, 35, 40)
@@ -49,9 +101,13 @@ HEAD_INK = (255, 255, 255)
 NEGATIVE = (179, 38, 30)
 MADE = (46, 125, 50)
 WINNER = (246, 231, 176)
-GOLD = (196, 150, 20)
+GOLD = (196, 150, 20)  # accents (the chart's won games)
+GOLD_INK = (133, 92, 0)  # gold text, dark enough to read on WINNER
 
 _REGULAR, _BOLD = 400, 700
+
+
+# --- fonts and the glyphs they have -----------------------------------------------------
 
 
 def _is_devanagari(ch: str) -> bool:
@@ -59,16 +115,20 @@ def _is_devanagari(ch: str) -> bool:
 
 
 @cache
-def _font(size: int, weight: int, devanagari: bool) -> ImageFont.FreeTypeFont:
+def _font(size: int, weight: int, devanagari: bool, stretch: int = 100) -> ImageFont.FreeTypeFont:
     family = "Noto Sans Devanagari" if devanagari else "Noto Sans"
     # Only Devanagari needs shaping; Pillow's basic layout is about three times faster and
     # draws Latin and Cyrillic the same, which keeps a picture inside its time budget.
     layout = ImageFont.Layout.RAQM if devanagari and SHAPING == "raqm" else ImageFont.Layout.BASIC
     font = ImageFont.truetype(str(fontpkg.path(family)), size, layout_engine=layout)
-    # The packaged fonts are variable; axes are (weight, width) in the font's order.
-    axes = {a["name"]: a["default"] for a in font.get_variation_axes()}
-    axes[b"Weight"] = weight
-    font.set_variation_by_axes(list(axes.values()))
+    # The packaged fonts are variable: a weight, and a width (100 normal, 62 condensed).
+    chosen = {b"Weight": weight, b"Width": stretch}
+    font.set_variation_by_axes(
+        [
+            float(chosen.get(axis["name"], axis["default"] or 0))
+            for axis in font.get_variation_axes()
+        ]
+    )
     return font
 
 
@@ -77,24 +137,154 @@ def font_for(text: str, size: int = SIZE, *, bold: bool = False) -> ImageFont.Fr
     return _font(size, _BOLD if bold else _REGULAR, any(map(_is_devanagari, text)))
 
 
-def warm_up() -> None:
-    """Load the fonts, lay out a line of each script and encode a PNG once, at start-up.
+@cache
+def _probe(devanagari: bool) -> tuple[ImageFont.FreeTypeFont, bytes, tuple[int, int]]:
+    """A small unshaped font and what it draws for a character it lacks (.notdef)."""
+    family = "Noto Sans Devanagari" if devanagari else "Noto Sans"
+    font = ImageFont.truetype(str(fontpkg.path(family)), 16, layout_engine=ImageFont.Layout.BASIC)
+    notdef = font.getmask("\ue000")  # a private-use code point: in neither font
+    return font, bytes(notdef), notdef.size
 
-    FreeType and raqm read a variable font's tables lazily and Pillow imports its PNG
-    writer on first use, so the first picture of a process would otherwise take about
-    100 ms more than the next ones.
-    """
-    sample = "0123456789 −+—… Total Итого Față जोड़ी संभावना"
-    for weight in (_REGULAR, _BOLD):
-        for devanagari in (False, True):
-            for size in (SIZE, TITLE_SIZE):
-                _font(size, weight, devanagari).getmask(sample)
-    for lang in LANGUAGES:  # every row label a picture can show, in every language
-        for key, text in catalog(lang).items():
-            if key.startswith(("rows.", "image.")) and "{" not in text:
-                for bold in (False, True):
-                    _stamp(text, SIZE, bold)
-    Image.new("RGB", (1, 1)).save(io.BytesIO(), "PNG")
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str, *, devanagari: bool = False) -> bool:
+    """Whether the font draws `ch` as itself: every missing character shares .notdef's box."""
+    font, notdef, size = _probe(devanagari)
+    mask = font.getmask(ch)
+    return mask.size != size or bytes(mask) != notdef
+
+
+# --- shapes drawn for characters the fonts lack ---------------------------------------
+
+Draw = Callable[[ImageDraw.ImageDraw, float, float, float], None]  # (draw, x, baseline, em)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    advance: float  # in em
+    top: float  # ink above the baseline, in em
+    bottom: float  # ink below it
+    draw: Draw
+
+
+def _check(d: ImageDraw.ImageDraw, x: float, y: float, em: float) -> None:
+    points = [(x + 0.1 * em, y - 0.36 * em), (x + 0.32 * em, y - 0.1 * em)]
+    points.append((x + 0.72 * em, y - 0.66 * em))
+    d.line(points, fill=255, width=max(2, round(em * 0.11)), joint="curve")
+
+
+def _arrow(up: bool) -> Draw:
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float, em: float) -> None:
+        top, bottom, mid, w = y - 0.72 * em, y, x + 0.28 * em, max(2, round(em * 0.08))
+        tip, tail = (top, bottom) if up else (bottom, top)
+        head = 0.22 * em * (1 if up else -1)
+        d.line([(mid, tip), (mid, tail)], fill=255, width=w)
+        d.line([(mid - 0.2 * em, tip + head), (mid, tip), (mid + 0.2 * em, tip + head)], 255, w)
+
+    return draw
+
+
+def _robot(d: ImageDraw.ImageDraw, x: float, y: float, em: float) -> None:
+    # A robot's head: what the 🤖 of computer players' names stands for.
+    left, right, top = x + 0.08 * em, x + 0.86 * em, y - 0.56 * em
+    d.rounded_rectangle([left, top, right, y], radius=0.14 * em, fill=255)
+    mid = (left + right) / 2
+    d.line([(mid, top), (mid, top - 0.12 * em)], fill=255, width=max(2, round(em * 0.07)))
+    d.ellipse([mid - 0.07 * em, top - 0.22 * em, mid + 0.07 * em, top - 0.08 * em], fill=255)
+    for ex in (left + 0.22 * em, right - 0.22 * em):
+        d.ellipse([ex - 0.08 * em, y - 0.4 * em, ex + 0.08 * em, y - 0.24 * em], fill=0)
+    d.rectangle([mid - 0.16 * em, y - 0.15 * em, mid + 0.16 * em, y - 0.09 * em], fill=0)
+
+
+_PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+def _die(face: int) -> Draw:
+    # A die drawn solid with its pips cut out: on the dark header it reads as a white die.
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float, em: float) -> None:
+        side, left, top = 0.84 * em, x + 0.04 * em, y - 0.78 * em
+        d.rounded_rectangle([left, top, left + side, top + side], radius=0.16 * em, fill=255)
+        r, step = 0.085 * em, side * 0.29
+        for col, row in _PIPS[face]:
+            cx, cy = left + side / 2 + (col - 1) * step, top + side / 2 + (row - 1) * step
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=0)
+
+    return draw
+
+
+SHAPES: dict[str, _Shape] = {
+    "✓": _Shape(0.8, 0.7, 0.0, _check),
+    "↑": _Shape(0.56, 0.74, 0.0, _arrow(up=True)),
+    "↓": _Shape(0.56, 0.74, 0.0, _arrow(up=False)),
+    "🤖": _Shape(0.94, 0.8, 0.0, _robot),
+    **{chr(0x2680 + f - 1): _Shape(0.92, 0.78, 0.06, _die(f)) for f in range(1, 7)},
+}
+DIE = {f: chr(0x2680 + f - 1) for f in range(1, 7)}  # ⚀ … ⚅
+
+
+# --- text: runs of one font (or one shape), laid out once and pasted as a mask ----------
+
+Run = tuple[Literal["sans", "deva", "shape"], str]
+
+
+def _kind(ch: str, before: str | None) -> Literal["sans", "deva", "shape"] | None:
+    """Which font draws `ch` (after a run of `before`), a shape, or None: leave it out."""
+    category = unicodedata.category(ch)
+    if _is_devanagari(ch):
+        return "deva" if has_glyph(ch, devanagari=True) else None
+    if category == "Cf" or "\ufe00" <= ch <= "\ufe0f":
+        # Joiners and variation selectors only matter inside Devanagari words; around a
+        # left-out emoji they would be a stray zero-width glyph.
+        return "deva" if before == "deva" and has_glyph(ch, devanagari=True) else None
+    if ch in SHAPES and not has_glyph(ch):
+        return "shape"
+    neutral = category[0] in "ZPSN" or category == "Mn"
+    if neutral and before == "deva" and has_glyph(ch, devanagari=True):
+        return "deva"  # spaces, digits and marks stay in the Devanagari run: one shaping
+    if has_glyph(ch):
+        return "sans"
+    if has_glyph(ch, devanagari=True):
+        return "deva"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def runs(text: str) -> tuple[Run, ...]:
+    """`text` cut into runs each drawn by one font, or one shape; characters neither font
+    has and no shape stands for are left out."""
+    out: list[tuple[Literal["sans", "deva", "shape"], str]] = []
+    for ch in text:
+        kind = _kind(ch, out[-1][0] if out else None)
+        if kind is None:
+            continue
+        if out and out[-1][0] == kind and kind != "shape":
+            out[-1] = (kind, out[-1][1] + ch)
+        else:
+            out.append((kind, ch))
+    return tuple(out)
+
+
+def drawable(text: str) -> str:
+    """`text` as a picture shows it: without what the fonts cannot draw, spaces tidied."""
+    return " ".join("".join(s for _, s in runs(text)).split())
+
+
+def _advance(text: str, size: int, bold: bool, stretch: int = 100) -> float:
+    weight = _BOLD if bold else _REGULAR
+    total = 0.0
+    for kind, s in runs(text):
+        if kind == "shape":
+            total += SHAPES[s].advance * size
+        else:
+            total += _font(size, weight, kind == "deva", stretch).getlength(s)
+    return total
 
 
 @dataclass(frozen=True)
@@ -112,242 +302,511 @@ class _Stamp:
 
 
 @lru_cache(maxsize=4096)
-def _stamp(text: str, size: int = SIZE, bold: bool = False) -> _Stamp:
+def _stamp(text: str, size: int = SIZE, bold: bool = False, stretch: int = 100) -> _Stamp:
     # Scorecards repeat the same labels and numbers over and over: laying out each string
-    # once and pasting its mask is what keeps an eight-player card well under 50 ms.
-    font = font_for(text, size, bold=bold)
-    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor="ls"))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor="ls")
+    # once and pasting its mask is what keeps a picture of eight players fast.
+    weight = _BOLD if bold else _REGULAR
+    pieces: list[tuple[float, Run, tuple[int, int, int, int]]] = []
+    pen = 0.0
+    for run in runs(text):
+        kind, s = run
+        if kind == "shape":
+            shape = SHAPES[s]
+            box = (
+                int(pen),
+                -round(shape.top * size) - 2,
+                int(pen + shape.advance * size) + 1,
+                round(shape.bottom * size) + 2,
+            )
+            advance = shape.advance * size
+        else:
+            font = _font(size, weight, kind == "deva", stretch)
+            left, top, right, bottom = (int(v) for v in font.getbbox(s, anchor="ls"))
+            box = (int(pen) + left, top, int(pen) + right, bottom)
+            advance = font.getlength(s)
+        pieces.append((pen, run, box))
+        pen += advance
+    if not pieces:
+        return _Stamp(Image.new("L", (1, 1)), 0, 0)
+    left = min(b[0] for *_, b in pieces)
+    top = min(b[1] for *_, b in pieces)
+    mask = Image.new(
+        "L",
+        (
+            max(1, max(b[2] for *_, b in pieces) - left),
+            max(1, max(b[3] for *_, b in pieces) - top),
+        ),
+    )
+    draw = ImageDraw.Draw(mask)
+    for x, (kind, s), _ in pieces:
+        if kind == "shape":
+            SHAPES[s].draw(draw, x - left, -top, size)
+        else:
+            font = _font(size, weight, kind == "deva", stretch)
+            draw.text((x - left, -top), s, font=font, fill=255, anchor="ls")
     return _Stamp(mask, left, top)
 
 
-def _width(text: str, size: int = SIZE, *, bold: bool = False) -> int:
-    return _stamp(text, size, bold).right
+def _width(text: str, size: int = SIZE, *, bold: bool = False, stretch: int = 100) -> int:
+    return _stamp(text, size, bold, stretch).right
 
 
-def _text(
-    image: Image.Image,
-    xy: tuple[int, int],
-    text: str,
-    colour: tuple[int, int, int],
-    *,
-    size: int = SIZE,
-    bold: bool = False,
-    centre: bool = True,
-) -> None:
-    """Draw `text` centred on xy, or starting at xy[0] when not `centre`.
-
-    Text sits on a common baseline rather than on each font's own middle: Noto Sans
-    Devanagari's taller ascender would otherwise lift Hindi labels above the numbers.
-    """
-    stamp = _stamp(text, size, bold)
-    x = xy[0] - stamp.mask.width // 2 if centre else xy[0] + stamp.dx
-    y = xy[1] + round(size * 0.36) + stamp.dy
-    image.paste(colour, (x, y, x + stamp.mask.width, y + stamp.mask.height), stamp.mask)
+def _fits(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> bool:
+    return _advance(text, size, bold) <= width
 
 
-def _fit(text: str, width: int, size: int = SIZE, *, bold: bool = False) -> str:
-    """`text` cut with "…" so that it fits `width` pixels."""
-    font = font_for(text, size, bold=bold)  # measured directly: prefixes are not worth caching
-    if font.getlength(text) <= width:
+def _cut(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> str:
+    """`text` cut with "…" (between letters, never inside a Devanagari cluster) to fit."""
+    if _fits(text, width, size, bold=bold):
         return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    for end in sorted(_breaks(text), reverse=True):
+        head = text[:end].rstrip()
+        if head and _fits(head + "…", width, size, bold=bold):
+            return head + "…"
+    return "…"
+
+
+def fit_text(text: str, width: int, size: int = SIZE, *, bold: bool = False) -> str:
+    """`text` without what the fonts cannot draw, cut with "…" to fit `width` pixels."""
+    return _cut(drawable(text), width, size, bold=bold)
+
+
+def _breaks(text: str) -> list[int]:
+    """Where `text` may be cut: before any character that does not join the one before it
+    (a combining mark, a vowel sign, the letter after a virama)."""
+    out = []
+    for i in range(1, len(text)):
+        if unicodedata.category(text[i])[0] == "M" or text[i] in "\u200c\u200d":
+            continue
+        if text[i - 1] in "\u094d\u200c\u200d":
+            continue
+        out.append(i)
+    return out
+
+
+# --- names: one line, else two, else two shortened ----------------------------------------
+
+_TAIL = re.compile(r"(.+?)\s*\(([^()]+)\)")  # "Bot 1 (perfect)"
+_SEPARATORS = "_-.|/"
+
+
+def _initials(text: str, width: float, size: int, *, bold: bool) -> str:
+    """`text` with its later words shortened to initials until it fits, else cut."""
+    words = text.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        short = " ".join(words[:n] + [w[0] + "." for w in words[n:] if w])
+        if _fits(short, width, size, bold=bold):
+            return short
+    return _cut(text, width, size, bold=bold)
+
+
+@lru_cache(maxsize=1024)
+def name_lines(name: str, width: int) -> tuple[str, ...]:
+    """A player's name in `width` pixels: one line (bold, `NAME_SIZE`), or two (the second
+    smaller, `SMALL`), keeping the part that tells players apart.
+
+    "🤖 Bot 1 (perfect)" becomes "🤖 Bot 1" over "perfect"; a long name breaks at a space
+    (else after "_", "-" or ".", else between letters); what still does not fit has its
+    later words shortened to initials, or is cut with "…". Returns () when nothing of the
+    name can be drawn.
+    """
+    text = drawable(name)
+    if not text:
+        return ()
+    if _fits(text, width, NAME_SIZE, bold=True):
+        return (text,)
+    tail = _TAIL.fullmatch(text)
+    if tail and _fits(tail[1], width, NAME_SIZE, bold=True):
+        return (tail[1], _cut(tail[2], width, SMALL))
+
+    def fits(end: int) -> bool:
+        return _fits(text[:end].rstrip(), width, NAME_SIZE, bold=True)
+
+    spaces = [i + 1 for i, ch in enumerate(text) if ch == " " and fits(i + 1)]
+    marks = [i + 1 for i, ch in enumerate(text[:-1]) if ch in _SEPARATORS and fits(i + 1)]
+    letters = [i for i in _breaks(text) if fits(i)]
+    if spaces:
+        end = max(spaces)
+    elif marks and _advance(text[: max(marks)], NAME_SIZE, bold=True) >= 0.6 * width:
+        end = max(marks)  # "a_player_" over "with_a_long_name"
+    else:  # one long word: break it where it fills the line
+        end = max(letters, default=1)
+    head, rest = text[:end].rstrip(), text[end:].lstrip()
+    return (head, _initials(rest, width, SMALL, bold=False)) if rest else (head,)
+
+
+# --- what the tables say ----------------------------------------------------------------
 
 
 def number(value: float, *, sign: bool = False) -> str:
-    """A score as printed: a true minus sign, `+` when asked, one decimal only when needed."""
+    """A score as printed: the bot's one minus sign, `+` when asked, one decimal only when
+    needed (a picture's columns are narrow)."""
     text = f"{abs(value):.0f}" if float(value).is_integer() else f"{abs(value):.1f}"
     if value < 0:
-        return "−" + text
+        return MINUS + text
     return ("+" if sign and value > 0 else "") + text
 
 
 @dataclass(frozen=True)
 class _Cell:
     text: str = ""
-    colour: tuple[int, int, int] = INK
+    colour: RGB = INK
     bold: bool = False
-    check: bool = False  # draw a check mark (a made figure worth 0)
 
 
 @dataclass(frozen=True)
-class _Row:
-    label: str
-    cells: tuple[_Cell, ...]
-    kind: str = "row"  # row | subtotal | total | result
+class _Column:
+    key: str  # a row key, or upper / bonus / lower / extra / banked / total / settlement / rank
+    header: str
+    cells: tuple[_Cell, ...]  # one per player, in seat order
+    sum: bool = False  # a total: shaded and bold
 
 
-def _row_cell(rules: RuleSet, row: str, value: int | None) -> _Cell:
+@dataclass(frozen=True)
+class _Table:
+    key: str  # upper | lower | totals
+    columns: tuple[_Column, ...]
+
+
+def row_cell(card: Card, row: str) -> _Cell:
+    """A scorecard row as shown: blank while free; a 0 is ✓ when the figure was made (the
+    engine says so), else a dash; any other value the number, red when negative."""
+    value = card.rows[row]
     if value is None:
         return _Cell()
     if value == 0:
-        # Classic and banked upper rows score 0 for exactly three (or more) dice: a made
-        # figure, shown as a check mark; any other 0 is a scratch, shown as a dash.
-        if row in FACE and rules.upper_value(FACE[row], 3) == 0:
-            return _Cell(check=True)
-        return _Cell("—", MUTED)
+        return _Cell("✓", MADE, bold=True) if card.made(row) else _Cell("—", MUTED)
     return _Cell(number(value), NEGATIVE if value < 0 else INK)
 
 
-def _upper_done(rules: RuleSet, card: Card) -> bool:
-    return all(card.rows[r] is not None for r in rules.upper)
+def _sum_cells(values: Iterable[float], *, sign: bool = False) -> tuple[_Cell, ...]:
+    return tuple(_Cell(number(v, sign=sign), NEGATIVE if v < 0 else INK, bold=True) for v in values)
 
 
-def _rows(
-    rules: RuleSet, players: Sequence[tuple[str, Card]], lang: str, final: bool
-) -> list[_Row]:
-    cards = [card for _, card in players]
+def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> list[_Table]:
     totals = [totals_of(rules, c) for c in cards]
 
-    def line(key: str, values: Sequence[float], kind: str, *, sign: bool = False) -> _Row:
-        cells = tuple(
-            _Cell(number(v, sign=sign), NEGATIVE if v < 0 else INK, bold=kind != "row")
-            for v in values
-        )
-        return _Row(t(f"image.{key}", lang), cells, kind)
-
-    out: list[_Row] = []
-    for part in (rules.upper, rules.lower):
-        out.extend(
-            _Row(t(f"rows.{row}", lang), tuple(_row_cell(rules, row, c.rows[row]) for c in cards))
+    def rows(part: Sequence[str]) -> list[_Column]:
+        return [
+            _Column(
+                row,
+                DIE[FACE[row]] if row in FACE else t(f"rows_short.{row}", lang),
+                tuple(row_cell(c, row) for c in cards),
+            )
             for row in part
+        ]
+
+    def total(key: str, header: str, values: Iterable[float]) -> _Column:
+        return _Column(key, header, _sum_cells(values), sum=True)
+
+    upper = rows(rules.upper)
+    upper.append(total("upper", t("rows_short.upper", lang), (x.upper for x in totals)))
+    if rules.bonus:
+        # An unearned bonus stays blank while the upper rows can still earn it.
+        earned = _sum_cells(x.bonus for x in totals)
+        cells = tuple(
+            _Cell() if x.bonus == 0 and not final and c.free(rules.upper) else cell
+            for x, c, cell in zip(totals, cards, earned, strict=True)
         )
-        if part == rules.upper:
-            out.append(line("upper", [x.upper for x in totals], "subtotal"))
-            if rules.bonus:
-                # An unearned bonus stays blank while the upper rows can still earn it.
-                bonus = line("bonus", [x.bonus for x in totals], "subtotal")
-                cells = tuple(
-                    _Cell() if x.bonus == 0 and not final and not _upper_done(rules, c) else cell
-                    for x, c, cell in zip(totals, cards, bonus.cells, strict=True)
-                )
-                out.append(_Row(bonus.label, cells, bonus.kind))
-        else:
-            out.append(line("lower", [x.lower for x in totals], "subtotal"))
+        upper.append(_Column("bonus", t("rows_short.bonus", lang), cells, sum=True))
+    lower = rows(rules.lower)
+    lower.append(total("lower", t("rows_short.lower", lang), (x.lower for x in totals)))
+
+    # The totals repeat the part sums, plainly: the total is what stands out there.
+    # (`layout` drops them where they do not fit.)
+    end = [
+        _Column(f"sum.{c.key}", c.header, tuple(replace(x, bold=False) for x in c.cells))
+        for c in upper + lower
+        if c.sum
+    ]
     if rules.joker != "none":
-        out.append(line("poker_bonus", [c.extra for c in cards], "subtotal"))
+        extra = _sum_cells(c.extra for c in cards)  # the poker bonuses
+        end.append(_Column("extra", t("rows_short.extra", lang), extra))
     if rules.banked:
-        out.append(line("banked", [3 * x.banked for x in totals], "subtotal"))
-    out.append(line("total", [x.total for x in totals], "total"))
+        points = _sum_cells(x.bank_points for x in totals)
+        end.append(_Column("banked", t("rows_short.banked", lang), points))
+    end.append(total("total", t("image.total", lang), (x.total for x in totals)))
     if final:
         standings = standings_of(rules, cards)
-        out.append(line("settlement", [s.settlement for s in standings], "result", sign=True))
-        out.append(
-            _Row(
-                t("image.rank", lang),
-                tuple(
-                    _Cell(str(s.rank), GOLD if s.rank == 1 else INK, bold=True) for s in standings
-                ),
-                "result",
-            )
+        settlement = _sum_cells((s.settlement for s in standings), sign=True)
+        end.append(_Column("settlement", t("image.settlement_short", lang), settlement))
+        places = tuple(
+            _Cell(str(s.rank), GOLD_INK if s.rank == 1 else INK, bold=True) for s in standings
         )
-    return out
+        end.append(_Column("rank", t("image.rank", lang), places))
+    return [
+        _Table("upper", tuple(upper)),
+        _Table("lower", tuple(lower)),
+        _Table("totals", tuple(end)),
+    ]
 
 
-def _draw_check(draw: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
-    s = SIZE * 0.32
-    points = [(cx - s, cy), (cx - s * 0.3, cy + s * 0.7), (cx + s, cy - s * 0.8)]
-    draw.line(points, fill=MADE, width=3, joint="curve")
+# --- layout: what goes where, as a list of drawing items per picture -------------------
 
 
 @dataclass(frozen=True)
-class _Block:
-    """One table of the picture: a label column and one column per player."""
+class Box:
+    """A rectangle, filled or outlined."""
 
-    rows: list[_Row]
-    label_w: int
-
-    @classmethod
-    def of(cls, rows: list[_Row]) -> _Block:
-        widest = max(_width(r.label, bold=r.kind != "row") for r in rows)
-        return cls(rows, int(widest) + 2 * PAD)
+    box: tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
+    fill: RGB | None = None
+    outline: RGB | None = None
+    line: int = 1
 
 
-def _layout(
-    rules: RuleSet, rows: list[_Row], col_w: list[int], title_w: int
-) -> tuple[list[_Block], int, int]:
-    """The blocks and the picture's (width, height): one tall table, or two side by side.
+@dataclass(frozen=True)
+class Label:
+    """A piece of text, drawn from its cached stamp (glyph-checked, shapes included)."""
 
-    Discord shows an embed image inside a box about 4:3 and shrinks anything else to fit,
-    so a two-player card (tall and narrow as one table) is drawn as two tables side by
-    side, upper rows left and lower rows right; a wide table of many players stays one.
-    """
-    split = len(rules.upper) + 1 + (1 if rules.bonus else 0)  # upper rows, total, bonus
-    options = [[_Block.of(rows)], [_Block.of(rows[:split]), _Block.of(rows[split:])]]
-    best: tuple[float, list[_Block], int, int] | None = None
-    for blocks in options:
-        tables = [b.label_w + sum(col_w) for b in blocks]
-        width = max(sum(tables) + MARGIN * (len(blocks) - 1), title_w) + 2 * MARGIN
-        height = 2 * MARGIN + TITLE_SIZE + 2 * PAD + ROW_H * (1 + max(len(b.rows) for b in blocks))
-        score = abs(math.log(width / height / (4 / 3)))
-        if best is None or score < best[0]:
-            best = (score, blocks, width, height)
-    assert best is not None
-    return best[1], best[2], best[3]
+    text: str
+    x: int  # the ink's left edge
+    y: int  # the baseline
+    colour: RGB
+    size: int = SIZE
+    bold: bool = False
+    stretch: int = 100  # the font's width: under 100 condensed
+
+    @property
+    def ink(self) -> tuple[int, int, int, int]:
+        """The box the label's ink covers, in picture pixels."""
+        stamp = _stamp(self.text, self.size, self.bold, self.stretch)
+        top = self.y + stamp.dy
+        return (self.x, top, self.x + stamp.mask.width, top + stamp.mask.height)
 
 
-def scorecard_png(
+@dataclass(frozen=True)
+class Page:
+    """One picture: its size and what is drawn on it, in order."""
+
+    width: int
+    height: int
+    items: tuple[Box | Label, ...]
+    tables: tuple[str, ...] = ()  # which tables it holds (upper, lower, totals)
+    name_w: int = 0  # the name column's width
+
+
+@dataclass(frozen=True)
+class _Seat:
+    lines: tuple[str, ...]
+    colour: RGB
+    height: int
+    winner: bool
+
+
+def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> Label:
+    """A label whose ink is centred on cx and whose digits are centred on cy."""
+    stamp = _stamp(text, SIZE, bold, stretch)
+    x = cx - stamp.mask.width // 2
+    return Label(text, x, cy + round(SIZE * 0.36), colour, SIZE, bold, stretch)
+
+
+def text_at(
+    text: str, x: int, baseline: int, colour: RGB, *, bold: bool = False, size: int = SIZE
+) -> Label:
+    """A label whose text starts at x on the baseline (its ink may start a little right)."""
+    return Label(text, x + _stamp(text, size, bold).dx, baseline, colour, size, bold)
+
+
+def _column_widths(table: _Table, squeeze: _Squeeze) -> list[int]:
+    widths = []
+    for col in table.columns:
+        texts = [(col.header, True)] + [(c.text, c.bold) for c in col.cells if c.text]
+        widths.append(
+            max(
+                squeeze.col_min,
+                *(_width(s, bold=b, stretch=squeeze.stretch) + 2 * squeeze.pad for s, b in texts),
+            )
+        )
+    return widths
+
+
+def _draw_table(
+    table: _Table,
+    widths: list[int],
+    name_w: int,
+    seats: Sequence[tuple[int, _Seat]],
+    top: int,
+    stretch: int,
+) -> list[Box | Label]:
+    """One table: a dark header of column labels, then a row per seat."""
+    x0, right = MARGIN, WIDTH - MARGIN
+    lefts = [x0 + name_w + sum(widths[:i]) for i in range(len(widths))]
+    items: list[Box | Label] = [Box((x0, top, right, top + HEAD_H), HEAD)]
+    for col, left, w in zip(table.columns, lefts, widths, strict=True):
+        cy = top + HEAD_H // 2
+        items.append(_centred(col.header, left + w // 2, cy, HEAD_INK, bold=True, stretch=stretch))
+    y = top + HEAD_H
+    for n, (index, seat) in enumerate(seats):
+        bottom = y + seat.height
+        if seat.winner:
+            items.append(Box((x0, y, right, bottom), WINNER))
+        elif n % 2:
+            items.append(Box((x0, y, right, bottom), STRIPE))
+        for col, left, w in zip(table.columns, lefts, widths, strict=True):
+            if col.sum and not seat.winner:
+                items.append(Box((left, y, left + w, bottom), SUBTOTAL))
+        # The name: one line centred in the row, or two with the second one smaller.
+        if len(seat.lines) == 1:
+            base = y + seat.height // 2 + round(NAME_SIZE * 0.36)
+            name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
+            items.append(name)
+        else:
+            # Baselines 32 px apart: a Devanagari mark below the first line stays clear
+            # of one above the second.
+            base = y + 31
+            name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
+            items.append(name)
+            second = base + 32
+            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SMALL)
+            items.append(line)
+        mid = y + (ROW_H // 2 if len(seat.lines) == 1 else seat.height // 2)
+        for col, left, w in zip(table.columns, lefts, widths, strict=True):
+            cell = col.cells[index]
+            if cell.text:
+                label = _centred(
+                    cell.text, left + w // 2, mid, cell.colour, bold=cell.bold, stretch=stretch
+                )
+                items.append(label)
+        items.append(Box((x0, bottom - 1, right, bottom), GRID))
+        y = bottom
+    items.extend(Box((left, top + HEAD_H, left + 1, y), GRID) for left in lefts)
+    items.append(Box((x0, top, right, y), outline=HEAD, line=2))
+    return items
+
+
+def layout(
     rules: RuleSet,
-    players: list[tuple[str, Card]],
+    players: Sequence[tuple[str, Card]],
     lang: str,
     *,
     title: str,
     final: bool = False,
-) -> bytes:
-    """The scorecards of `players` (display name, card) in seat order as a PNG.
-
-    Row names come from the catalog of `lang`; when `final`, the settlement against the
-    average and each player's place are added and the winners' columns are highlighted.
-    """
+) -> list[Page]:
+    """The pictures of `scorecard_pngs`, as sizes and drawing items (tests measure them)."""
     if not players:
         raise ValueError("a scorecard needs at least one player")
-    rows = _rows(rules, players, lang, final)
-    names = []
-    col_w = []
-    for i, (name, _) in enumerate(players):
-        shown = _fit(name, NAME_MAX - 2 * PAD, bold=True)
-        widest = max(
-            [_width(shown, bold=True)] + [_width(r.cells[i].text, bold=True) for r in rows]
+    cards = [card for _, card in players]
+    full = _tables(rules, cards, lang, final)
+    # Every table spans the picture with the same name column: what the widest leaves.
+    # When that is too narrow, the numbers are condensed (same height, narrower).
+    for squeeze in SQUEEZES:
+        if squeeze.sums:
+            tables = list(full)
+            widths = [_column_widths(tb, squeeze) for tb in tables]
+            if sum(widths[2]) > max(sum(widths[0]), sum(widths[1])):
+                # The totals repeat the part sums only where that costs the names nothing.
+                tables[2] = _keep(full[2], lambda c: not c.key.startswith("sum."))
+                widths[2] = _column_widths(tables[2], squeeze)
+        else:
+            tables = [_keep(full[0], lambda c: not c.sum), _keep(full[1], lambda c: not c.sum)]
+            tables.append(full[2])
+            widths = [_column_widths(tb, squeeze) for tb in tables]
+        name_w = WIDTH - 2 * MARGIN - max(sum(w) for w in widths)
+        if name_w >= NAME_MIN:
+            break
+    if squeeze != SQUEEZES[0]:
+        name_w = min(name_w, NAME_MIN)  # what squeezing won goes to the numbers' spacing
+    for w in widths:
+        spare = WIDTH - 2 * MARGIN - name_w - sum(w)
+        for i in range(len(w)):
+            w[i] += spare // len(w) + (1 if i < spare % len(w) else 0)
+
+    winners = {s.name for s in standings_of(rules, cards) if s.rank == 1} if final else set()
+    seats = []
+    for n, (name, card) in enumerate(players, start=1):
+        lines = name_lines(name, name_w - 2 * PAD) or (t("image.seat", lang, n=n),)
+        if card.left and len(lines) == 1:
+            lines = (*lines, _cut(t("card.left", lang), name_w - 2 * PAD, SMALL))
+        colour = GOLD_INK if card.name in winners else MUTED if card.left else INK
+        height = ROW_H if len(lines) == 1 else ROW_H2
+        seats.append(_Seat(lines, colour, height, card.name in winners))
+
+    title_h = TITLE_H if title else 0
+    groups = _pack(len(tables), [s.height for s in seats], title_h)
+    pages = []
+    for p, group in enumerate(groups):
+        items: list[Box | Label] = []
+        y = MARGIN
+        if p == 0 and title:
+            text = fit_text(title, WIDTH - 2 * MARGIN - 2 * PAD, NAME_SIZE, bold=True)
+            base = y + TITLE_H // 2 + round(NAME_SIZE * 0.36)
+            items.append(text_at(text, MARGIN + PAD, base, INK, bold=True, size=NAME_SIZE))
+            y += TITLE_H
+        for k, (i, part) in enumerate(group):
+            if k:
+                y += GAP
+            shown = [(j, seats[j]) for j in part]
+            items.extend(_draw_table(tables[i], widths[i], name_w, shown, y, squeeze.stretch))
+            y += HEAD_H + sum(s.height for _, s in shown)
+        pages.append(
+            Page(WIDTH, y + MARGIN, tuple(items), tuple(tables[i].key for i, _ in group), name_w)
         )
-        names.append(shown)
-        col_w.append(max(COL_MIN, int(widest) + 2 * PAD))
-    winners = (
-        {i for i, s in enumerate(standings_of(rules, [c for _, c in players])) if s.rank == 1}
-        if final
-        else set()
-    )
+    return pages
 
-    title_w = min(int(_width(title, TITLE_SIZE, bold=True)) + 2 * PAD, TITLE_MAX)
-    blocks, width, height = _layout(rules, rows, col_w, title_w)
-    image = Image.new("RGB", (width, height), PAPER)
+
+def _pack(tables: int, rows: Sequence[int], title_h: int) -> list[list[tuple[int, range]]]:
+    """Which tables (and which of their rows) each picture holds, the title atop the first.
+
+    Tables of `rows` heights stack into a picture up to PAGE_H; one too tall even alone
+    for PAGE_H_MAX is split into pictures of even runs of rows, which nothing joins.
+    """
+    every = range(len(rows))
+    height = HEAD_H + sum(rows)
+    groups: list[list[tuple[int, range]]] = []
+    used = 0  # the last picture's height without its margins
+    for i in range(tables):
+        head = 0 if groups else title_h
+        if groups and used + GAP + height + 2 * MARGIN <= PAGE_H:
+            groups[-1].append((i, every))
+            used += GAP + height
+        elif head + height + 2 * MARGIN <= PAGE_H_MAX:
+            groups.append([(i, every)])
+            used = head + height
+        else:
+            groups.extend(
+                [(i, part)] for part in _split(rows, PAGE_H_MAX - 2 * MARGIN - HEAD_H - head)
+            )
+            used = PAGE_H
+    return groups
+
+
+def _keep(table: _Table, keep: Callable[[_Column], bool]) -> _Table:
+    return _Table(table.key, tuple(c for c in table.columns if keep(c)))
+
+
+def _split(rows: Sequence[int], room: int) -> list[range]:
+    """The rows (their heights) in as few consecutive, even runs as fit `room` px each."""
+    for parts in range(2, len(rows) + 1):
+        size = -(-len(rows) // parts)
+        runs = [range(a, min(a + size, len(rows))) for a in range(0, len(rows), size)]
+        if all(sum(rows[j] for j in run) <= room for run in runs):
+            return runs
+    return [range(j, j + 1) for j in range(len(rows))]
+
+
+def paint(page: Page) -> Image.Image:
+    """The picture of `page`: its boxes and labels drawn in order on paper."""
+    image = Image.new("RGB", (page.width, page.height), PAPER)
     draw = ImageDraw.Draw(image)
+    for item in page.items:
+        if isinstance(item, Box):
+            left, top, right, bottom = item.box
+            draw.rectangle(
+                [left, top, right - 1, bottom - 1],
+                fill=item.fill,
+                outline=item.outline,
+                width=item.line,
+            )
+        else:
+            stamp = _stamp(item.text, item.size, item.bold, item.stretch)
+            x, y = item.x, item.y + stamp.dy
+            box = (x, y, x + stamp.mask.width, y + stamp.mask.height)
+            image.paste(item.colour, box, stamp.mask)
+    return image
 
-    # Title bar across the picture.
-    inner = width - 2 * MARGIN
-    title_h = TITLE_SIZE + 2 * PAD
-    draw.rectangle([MARGIN, MARGIN, MARGIN + inner - 1, MARGIN + title_h - 1], fill=HEAD)
-    _text(
-        image,
-        (MARGIN + PAD, MARGIN + title_h // 2),
-        _fit(title, inner - 2 * PAD, TITLE_SIZE, bold=True),
-        HEAD_INK,
-        size=TITLE_SIZE,
-        bold=True,
-        centre=False,
-    )
 
-    # Spare width (a long title over a narrow table) goes to the player columns.
-    tables = sum(b.label_w + sum(col_w) for b in blocks) + MARGIN * (len(blocks) - 1)
-    spare = (inner - tables) // (len(col_w) * len(blocks))
-    col_w = [w + spare for w in col_w]
-    x = MARGIN
-    for block in blocks:
-        _draw_block(image, draw, block, (x, MARGIN + title_h), names, col_w, winners)
-        x += block.label_w + sum(col_w) + MARGIN
-
+def encode(image: Image.Image) -> bytes:
+    """`image` as PNG bytes."""
     out = io.BytesIO()
     # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
     # compresses to a few tens of kilobytes.
@@ -355,62 +814,53 @@ def scorecard_png(
     return out.getvalue()
 
 
-def _draw_block(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    block: _Block,
-    origin: tuple[int, int],
-    names: list[str],
-    col_w: list[int],
-    winners: set[int],
-) -> None:
-    x0, y = origin
-    top = y
-    label_w, rows = block.label_w, block.rows
-    table_w = label_w + sum(col_w)
-    lefts = [x0 + label_w + sum(col_w[:i]) for i in range(len(names))]
+def scorecard_pngs(
+    rules: RuleSet,
+    players: Sequence[tuple[str, Card]],
+    lang: str,
+    *,
+    title: str = "",
+    final: bool = False,
+) -> list[bytes]:
+    """The scorecards of `players` (display name, card) in seat order as PNG pictures, in
+    display order: the upper rows, the lower rows and the totals, as few pictures as keep
+    them legible on a phone (one for up to two or three players, three for eight).
 
-    # Winners' columns, under everything else.
-    for i in winners:
-        draw.rectangle(
-            [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H * (len(rows) + 1) - 1], fill=WINNER
-        )
+    Attach each to its own embed (a message carries up to ten): `title` (if any) heads
+    the first. Row labels come from the catalog of `lang`; when `final`, each player's
+    result against the average and place are added and the winners' rows are gold.
+    """
+    return [encode(paint(page)) for page in layout(rules, players, lang, title=title, final=final)]
 
-    # Player names.
-    for i, name in enumerate(names):
-        colour = GOLD if i in winners else INK
-        _text(image, (lefts[i] + col_w[i] // 2, y + ROW_H // 2), name, colour, bold=True)
-    y += ROW_H
-    draw.line([x0, y - 1, x0 + table_w - 1, y - 1], fill=INK, width=2)
 
-    for n, row in enumerate(rows):
-        shade = {"subtotal": SUBTOTAL, "result": SUBTOTAL}.get(row.kind, STRIPE if n % 2 else None)
-        if row.kind == "total":
-            draw.rectangle([x0, y, x0 + table_w - 1, y + ROW_H - 1], fill=HEAD)
-        elif shade is not None:
-            draw.rectangle([x0, y, x0 + label_w - 1, y + ROW_H - 1], fill=shade)
-            for i in range(len(names)):
-                if i not in winners:
-                    draw.rectangle(
-                        [lefts[i], y, lefts[i] + col_w[i] - 1, y + ROW_H - 1], fill=shade
-                    )
-        ink = HEAD_INK if row.kind == "total" else INK
-        bold = row.kind != "row"
-        _text(image, (x0 + PAD, y + ROW_H // 2), row.label, ink, bold=bold, centre=False)
-        for i, cell in enumerate(row.cells):
-            cx, cy = lefts[i] + col_w[i] // 2, y + ROW_H // 2
-            if cell.check:
-                _draw_check(draw, cx, cy)
-            elif cell.text:
-                colour = HEAD_INK if row.kind == "total" else cell.colour
-                _text(image, (cx, cy), cell.text, colour, bold=cell.bold)
-        y += ROW_H
-        draw.line([x0, y - 1, x0 + table_w - 1, y - 1], fill=GRID)
+def warm_up() -> None:
+    """Load the fonts, lay out a line of each script and encode a PNG once, at start-up.
 
-    # Column rules and the frame.
-    for left in lefts:
-        draw.line([left, top, left, y - 1], fill=GRID)
-    draw.rectangle([x0, top, x0 + table_w - 1, y - 1], outline=HEAD, width=2)
+    FreeType and raqm read a variable font's tables lazily and Pillow imports its PNG
+    writer on first use, so the first pictures of a process would otherwise take about
+    100 ms more than the next ones.
+    """
+    sample = "0123456789 −+—…. Total Итого Față जोड़ी संभावना"
+    # Names and titles are never condensed, numbers and labels may be.
+    fonts = [(size, 100) for size in (NAME_SIZE, SMALL)]
+    fonts += [(SIZE, stretch) for stretch in sorted({s.stretch for s in SQUEEZES})]
+    for weight in (_REGULAR, _BOLD):
+        for devanagari in (False, True):
+            for size, stretch in fonts:
+                font = _font(size, weight, devanagari, stretch)
+                font.getbbox(sample)
+                font.getmask(sample)
+    for text in sample.split():  # and the glyph probes
+        for ch in text:
+            has_glyph(ch)
+            has_glyph(ch, devanagari=True)
+    for ch in SHAPES:
+        _stamp(ch)
+    for lang in LANGUAGES:  # every label a picture can show, in every language
+        for key, text in catalog(lang).items():
+            if key.startswith(("rows_short.", "image.")) and "{" not in text:
+                _stamp(text, SIZE, bold=True)
+    Image.new("RGB", (1, 1)).save(io.BytesIO(), "PNG")
 
 
 # --- the picture of a game ------------------------------------------------------------
@@ -419,7 +869,7 @@ FILENAME = "scorecard.png"
 
 
 def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
-    rules = rules_name(game.rules.name, lang)
+    rules = t(f"commands.choices.{game.rules.name}", lang)  # the name players know it by
     if final:
         return t("image.titles.final", lang, rules=rules, game=game_id)
     return t("image.titles.running", lang, rules=rules, game=game_id, round=game.round)
@@ -428,13 +878,12 @@ def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
 def game_pngs(
     game: Game, names: Mapping[str, str], game_id: int, lang: str, *, final: bool = False
 ) -> list[bytes]:
-    """The pictures of every card in seat order (what a game message attaches)."""
-    return [
-        scorecard_png(
-            game.rules,
-            [(names.get(c.name, c.name), c) for c in game.cards],
-            lang,
-            title=picture_title(game, game_id, lang, final=final),
-            final=final,
-        )
-    ]
+    """The pictures of every card in seat order (what a game message attaches: one
+    embed each, so every picture fits a phone's embed box)."""
+    return scorecard_pngs(
+        game.rules,
+        [(names.get(c.name, c.name), c) for c in game.cards],
+        lang,
+        title=picture_title(game, game_id, lang, final=final),
+        final=final,
+    )

@@ -225,13 +225,11 @@ def test_the_host_who_leaves_passes_host_powers_to_the_next_human_seat() -> None
     assert after.leave_game(BOB).host_id == ANN
     # The next human seat after ann is bob (the computer seat never hosts) …
     assert after.leave_game(ANN).host_id == BOB
-    # … and around the table: after bob comes the host, who left, then ann.
     two = after.leave_game(ANN)
-    alone = two.leave_game(BOB)  # nobody human left: the host keeps the finishing game
+    alone = two.leave_game(BOB)  # no other human plays: the host keeps the game
     assert alone.host_id == BOB
     refused("errors.not_playing", lambda: alone.leave_game(ANN))
-    # From bob's seat the next human still playing is ann (wrapping past the host's seat).
-    assert game.leave_game(HOST).leave_game(ANN).host_id == BOB
+    # Around the table: after bob's seat comes the computer's (skipped), then the first.
     bob_hosts = replace(game, host_id=BOB)
     assert bob_hosts.leave_game(BOB).host_id == HOST
 
@@ -320,43 +318,27 @@ def test_schedule_clears_a_returning_players_strikes() -> None:
     assert timed_out.strikes_of(HOST) == 1  # the timer's own change keeps its strike
     assert timed_out.current_id == ANN
     ann_played = play_turn(timed_out, T0 + TIMEOUT, dice)
-    assert ann_played.strikes_of(HOST) == 1  # someone else playing changes nothing
-    # The host is back: a hold alone (no engine action) already counts.
-    rolled = play_turn_start(ann_played, dice)
-    assert rolled.strikes_of(HOST) == 0
-    assert rolled.strikes == ()
-    # Until they act, a strike stays: a turn begun for them is not their action.
+    # Someone else playing, a new turn begun for the host: not the host's own action.
     assert ann_played.current_id == HOST
-    held = scheduled(rolled, lambda m: m.toggle_hold(HOST, 0))
-    assert held.strikes_of(HOST) == 0
-    timed_again = scheduled(
-        ann_played,
-        lambda m: m.play_absent(ann_played.deadline, absent(dice)),
-        ann_played.deadline,
-    )
+    assert ann_played.strikes_of(HOST) == 1
+    back = scheduled(ann_played, lambda m: m.roll(HOST, dice))
+    assert back.strikes_of(HOST) == 0
+    assert back.strikes == ()
+    # Not back: the next time-out is the second in a row.
+    due = ann_played.deadline
+    timed_again = scheduled(ann_played, lambda m: m.play_absent(due, absent(dice)), due)
     assert timed_again.strikes_of(HOST) == 2
 
 
-def play_turn_start(match: Match, dice: random.Random) -> Match:
-    player = match.current_id
-    assert player is not None
-    return scheduled(match, lambda m: m.roll(player, dice))
-
-
-def test_a_hold_alone_is_a_return() -> None:
+def test_a_hold_counts_as_acting_too() -> None:
     dice = random.Random(13)
-    game = _host_first(lobby(ANN))
-    game = scheduled(game, lambda m: m.play_absent(T0 + TIMEOUT, absent(dice)))
-    game = play_turn(game, T0 + TIMEOUT, dice)
-    now = game.deadline
-    game = scheduled(game, lambda m: m.play_absent(now, absent(dice)), now)
-    game = play_turn(game, now, dice)
-    assert game.strikes_of(HOST) == 2
-    # The host's turn has a throw from before (a snapshot made mid-turn): a hold marks it.
-    rolled = replace(game, game=game.require_game().roll(str(HOST), (), (1, 2, 3, 4, 5))[0])
-    held = scheduled(rolled, lambda m: m.toggle_hold(HOST, 0))
+    thrown = scheduled(_host_first(lobby(ANN)), lambda m: m.roll(HOST, dice))
+    struck = replace(thrown, strikes=((HOST, 2),))  # as a snapshot could hold it
+    held = scheduled(struck, lambda m: m.toggle_hold(HOST, 0))
     assert held.actions == ()
     assert held.strikes_of(HOST) == 0
+    other = replace(thrown, strikes=((ANN, 2),))  # only the player who acted is back
+    assert scheduled(other, lambda m: m.toggle_hold(HOST, 0)).strikes_of(ANN) == 2
 
 
 def test_play_absent_plays_exactly_one_turn() -> None:
@@ -596,7 +578,7 @@ def _check(before: Match, after: Match) -> None:
     )
 
 
-class Table:
+class Driven:
     """A match driven as the service drives it: each change checked, then scheduled."""
 
     def __init__(self, rules: str, seed: int) -> None:
@@ -642,7 +624,7 @@ def test_random_sequences_keep_eight_seats_and_agree_with_the_engine(
     during: list[tuple[str, int]],
     finish: bool,
 ) -> None:
-    table = Table(rules, seed)
+    table = Driven(rules, seed)
     for n in range(crowd):  # members and computers sit down: past eight, they are refused
         assert table.attempt("join" if n % 3 else "add_computer", n + 1) == (n < MAX_SEATS - 1)
     for op, arg in before:
@@ -654,11 +636,13 @@ def test_random_sequences_keep_eight_seats_and_agree_with_the_engine(
             break
         table.attempt(op, arg)
     if finish:  # the timer plays the members to the end (they end up away), the computers
-        for _ in range(5000):  # play their own turns
+        for i in range(5000):  # play their own turns, holding some dice now and then
             if not table.match.active:
                 break
             if table.match.computer_to_move is None:
                 assert table.attempt("timeout", 1)
+            elif i % 2 and table.attempt("hold", i):
+                assert table.attempt("roll", 1)  # the held dice stay, the others are thrown
             else:
                 assert any(table.attempt(op, 1) for op in ("score", "roll", "pass"))
         assert table.match.status in ("finished", "cancelled")

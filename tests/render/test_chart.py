@@ -1,14 +1,18 @@
-"""The stats chart: a PNG of the right size whose bars follow the scores."""
+"""The stats chart: a PNG of the right size whose bars follow the scores, legible on a phone."""
 
 from __future__ import annotations
 
 import io
+from itertools import pairwise
 
 import pytest
 from PIL import Image
 
 from bot.render import chart
 from bot.render.chart import scores_chart_png
+from bot.render.image import MIN_DIGIT_PX
+
+from .legibility import digit_heights, labels
 
 
 def bar_top(image: Image.Image, index: int, count: int, colour) -> int | None:
@@ -42,3 +46,25 @@ def test_bad_input_is_refused() -> None:
         scores_chart_png([], title="x")
     with pytest.raises(ValueError, match="one flag per score"):
         scores_chart_png([1, 2], title="x", won=[True])
+
+
+@pytest.mark.parametrize(
+    "scores", [[150], [-5, 0, 12], [120, 200, -15, 180, 240, 90, 310], list(range(-30, 1170, 60))]
+)
+def test_digits_are_legible_on_a_phone(scores: list[int]) -> None:
+    page = chart._page(scores, "Борис — последние результаты", [False] * len(scores), "avg ")
+    heights = digit_heights(
+        scores_chart_png(scores, title="Борис — последние результаты", average_label="avg "), page
+    )
+    assert len(heights) >= 2  # the axis, at least the highest score and zero
+    assert min(heights) >= MIN_DIGIT_PX
+    # The average is drawn too, and the axis labels never overlap.
+    texts = [label.text for label in labels(page)]
+    assert any(text.startswith("avg ") for text in texts)
+    inks = sorted(label.ink[1:4:2] for label in labels(page) if label.colour == chart.MUTED)
+    assert all(a[1] <= b[0] for a, b in pairwise(inks))
+
+
+def test_a_name_with_emoji_keeps_its_letters_and_loses_the_boxes() -> None:
+    page = chart._page([1, 2], "Zoë ✨🎲 — last 2 scores", [True, False], "")
+    assert labels(page)[0].text == "Zoë — last 2 scores"

@@ -7,7 +7,6 @@ import pytest
 
 from cogs.admin import parse_duration
 
-
 # --- /poker settings ----------------------------------------------------------------------------
 
 
@@ -91,7 +90,6 @@ def test_parse_duration() -> None:
         assert parse_duration(bad) is None, bad
 
 
-
 # --- the settings at work ---
 
 
@@ -108,5 +106,3 @@ async def test_new_game_uses_the_servers_default_rules(server) -> None:
     game = await env.bot.store.active_game(channel.id)
     assert game is not None
     assert game.rules == "banked"
-
-

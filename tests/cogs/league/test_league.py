@@ -118,6 +118,11 @@ def board_lines(res) -> list[tuple[int, str, str, int]]:
     return board_lines_of(res.response)
 
 
+def by_id(*members) -> list[str]:
+    """The members' names in member id order (the board's order among equals)."""
+    return [m.name for m in sorted(members, key=lambda m: m.id)]
+
+
 def custom_ids(message) -> list[dict]:
     return [c for row in message.components for c in row["components"]]
 
@@ -183,9 +188,6 @@ async def test_leaderboard_orders_each_metric_with_fair_ties(league) -> None:
     res = await bob.slash(channel, "poker leaderboard", metric="wins")
     assert [(r, v) for r, _, v, _ in board_lines(res)] == [(1, "1")] * 4
     # Lines name members (ARCH.md: names, not mentions); ties are ordered by member id.
-    def by_id(*members):
-        return [m.name for m in sorted(members, key=lambda m: m.id)]
-
     # best: cid 300, ann 200 = bob 200, dan 180
     res = await bob.slash(channel, "poker leaderboard", metric="best")
     assert [(r, name, v) for r, name, v, _ in board_lines(res)] == [

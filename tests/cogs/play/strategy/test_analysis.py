@@ -18,7 +18,6 @@ from tests.cogs.drive import (
     new_lobby,
     open_game,
     play_to_the_end,
-    service_of,
     turn_message,
 )
 
