@@ -35,7 +35,7 @@ from bot.render.image import (
     scorecard_pngs,
 )
 
-from .legibility import decode, digit_heights, labels
+from .legibility import digit_heights, labels
 
 LANGS = ("en", "ru", "ro", "hi")
 NAMES = [
