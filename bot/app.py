@@ -12,12 +12,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import DiceSource
+from bot.health import HealthServer
 from bot.i18n import t
 from bot.render.image import warm_up
 from bot.settings import Settings
 from cogs import admin, league, play
 from cogs._edge import reply, reply_language
 from cogs._group import install, poker_group
+from cogs._metrics import SAVE_SECONDS
 from cogs._translator import CatalogTranslator
 from db import GameStore, open_store
 
@@ -96,6 +98,7 @@ class DicePokerBot(commands.Bot):
         self.sync_globally = sync_globally
         self.store: GameStore | None = store  # opened in setup_hook unless given
         self.play: play.PlayDeps | None = None
+        self.health: HealthServer | None = None
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -108,6 +111,8 @@ class DicePokerBot(commands.Bot):
             clock=discord.utils.utcnow,
             settings=store,
             publisher=publisher,
+            shards=settings.shards,
+            on_save=SAVE_SECONDS.observe,
         )
         self.play = play.PlayDeps(
             service, store, solutions, self.dice, publisher, bot_pause=settings.bot_pause
@@ -123,6 +128,9 @@ class DicePokerBot(commands.Bot):
         # Load the picture fonts now: the first scorecard picture then takes no longer
         # than the others (once per process; later bots find them loaded).
         warm_up()
+        if settings.metrics_port:
+            self.health = HealthServer(self, store, service)
+            await self.health.start(settings.metrics_port)
         if settings.precompute_tables:
             # Hints, perfect computer players, the timer and the analysis then find their
             # table without anyone asking first (a worker process computes the missing ones).
@@ -139,8 +147,24 @@ class DicePokerBot(commands.Bot):
         try:
             await super().close()  # removes the cogs: their observers and timers stop
         finally:
+            if self.health is not None:
+                await self.health.stop()
             if self.play is not None:
                 self.play.solutions.close()
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()
+
+
+class ShardedDicePokerBot(DicePokerBot, commands.AutoShardedBot):
+    """The bot holding some of Discord's shards (SHARD_COUNT, SHARD_IDS or CLUSTER_*)."""
+
+
+def create_bot(settings: Settings, **options: Any) -> DicePokerBot:
+    """The bot the settings ask for: one shard, or the shards this process holds."""
+    shards = settings.shards
+    if shards is None:
+        return DicePokerBot(settings, **options)
+    return ShardedDicePokerBot(
+        settings, shard_count=shards.count, shard_ids=sorted(shards.ids), **options
+    )

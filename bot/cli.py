@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from db import DatabaseUrlError, GameStore, migrate, open_store
 
-from .app import DicePokerBot
+from .app import create_bot
 from .logging import setup_logging
 from .settings import Settings
 from .strategy.cli import solve
@@ -46,7 +46,7 @@ def command(name: str, *, rules: str | None = None, directory: Path | None = Non
         if name == "solve":
             assert rules is not None
             return solve(rules, directory or settings.strategy_dir, recompute=recompute)
-        setup_logging(settings.log_level)
+        setup_logging(settings.log_level, shards=settings.shards)
         if name == "migrate":
             version = asyncio.run(_friendly(migrate(settings.store_url), settings))
             log.info("the database is at schema version %s", version)
@@ -73,9 +73,12 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as exc:
         error = exc.errors()[0]
-        name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
+        name = ".".join(str(part) for part in error["loc"]).upper()
+        reason = str(error["msg"]).removeprefix("Value error, ")
+        if not name:  # settings that do not fit together (the shards)
+            raise StartupError(f"The settings in .env or the environment: {reason}.") from exc
         raise StartupError(
-            f"{name} in .env or the environment is not valid ({error['msg']}): fix it, "
+            f"{name} in .env or the environment is not valid ({reason}): fix it, "
             "or leave it empty to use the default."
         ) from exc
 
@@ -104,7 +107,7 @@ async def run_bot(settings: Settings, token: str, *, sync_only: bool = False) ->
     """Open the store (a database problem is reported before Discord is asked anything),
     log in, then run until stopped; with `sync_only`, sync the commands globally and exit."""
     store: GameStore = await _friendly(open_store(settings.store_url), settings)
-    bot = DicePokerBot(settings, store=store, sync_globally=True if sync_only else None)
+    bot = create_bot(settings, store=store, sync_globally=True if sync_only else None)
     try:
         async with bot:
             await _discord(bot.login(token))  # login runs setup_hook, which syncs with sync_only

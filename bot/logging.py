@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
+from db import Shards
 
-def setup_logging(level: str = "INFO") -> None:
-    """Log to stderr with times; discord.py's own chatter stays at INFO or above."""
+
+def setup_logging(level: str = "INFO", *, shards: Shards | None = None) -> None:
+    """Log to stderr with times, the process and its shards (several processes share one
+    log collector); discord.py's own chatter stays at INFO or above."""
+    where = f"pid {os.getpid()}"
+    if shards is not None:
+        where += f" shards {','.join(map(str, sorted(shards.ids)))}/{shards.count}"
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+        logging.Formatter(
+            f"%(asctime)s %(levelname)-7s [{where}] %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"
+        )
     )
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import SecretStr
+from pydantic import SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from db import sqlite_url
+from db import Shards, sqlite_url
 
 
 class Settings(BaseSettings):
@@ -29,6 +29,43 @@ class Settings(BaseSettings):
     # (`python -m bot`), off in the offline harnesses (tests, benchmarks, demo, screenshots).
     strategy_precompute: bool | None = None
 
+    # Several processes, each holding some of Discord's shards (README "Running many
+    # shards"): SHARD_COUNT with SHARD_IDS ("0,1" or "0-3"), or with CLUSTER_INDEX of
+    # CLUSTER_COUNT processes (each takes every CLUSTER_COUNT-th shard). Neither: one shard.
+    shard_count: int | None = None
+    shard_ids: str | None = None
+    cluster_index: int | None = None
+    cluster_count: int | None = None
+    metrics_port: int | None = None  # Prometheus /metrics and /healthz on 127.0.0.1
+
+    @model_validator(mode="after")
+    def _valid_shards(self) -> Settings:
+        self.shards  # noqa: B018 - raises on shard settings that do not fit together
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process holds, or None (a single-shard bot, as without them)."""
+        if self.shard_count is None:
+            if self.shard_ids or self.cluster_index is not None:
+                raise ValueError("SHARD_IDS and CLUSTER_INDEX need SHARD_COUNT")
+            return None
+        count = self.shard_count
+        if count < 1:
+            raise ValueError("SHARD_COUNT must be at least 1")
+        if self.shard_ids:
+            ids = _shard_ids(self.shard_ids)
+        elif self.cluster_index is not None or self.cluster_count is not None:
+            index, of = self.cluster_index, self.cluster_count
+            if index is None or of is None or not 0 <= index < of:
+                raise ValueError("CLUSTER_INDEX must be 0 … CLUSTER_COUNT - 1")
+            ids = frozenset(range(index, count, of))
+        else:
+            ids = frozenset(range(count))
+        if not ids or not all(0 <= i < count for i in ids):
+            raise ValueError(f"shard ids must be 0 … {count - 1}")
+        return Shards(count, ids)
+
     @property
     def store_url(self) -> str:
         """DATABASE_URL, else the SQLite file DATABASE_PATH names."""
@@ -41,3 +78,16 @@ class Settings(BaseSettings):
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
 
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)
+
+
+def _shard_ids(text: str) -> frozenset[int]:
+    """ "0,1,4-6" → {0, 1, 4, 5, 6}."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"SHARD_IDS: {part!r} is not a shard number or a range")
+        ids.update(range(int(low), int(high or low) + 1))
+    return frozenset(ids)

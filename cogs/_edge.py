@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, cast
@@ -24,6 +25,8 @@ from bot.engine import FACE, LOWER, GameError
 from bot.i18n import game_language, language_of, rules_name, t
 from bot.render.embed import Embed, safe
 from db import GameStore
+
+from ._metrics import CLICK_SECONDS, INTERACTIONS
 
 log = logging.getLogger(__name__)
 
@@ -148,15 +151,20 @@ def committed(interaction: discord.Interaction[Any]) -> bool:
 
 @asynccontextmanager
 async def guard(
-    interaction: discord.Interaction[Any], lang: str, context: str
+    interaction: discord.Interaction[Any], lang: str, context: str, *, control: str | None = None
 ) -> AsyncIterator[None]:
     """Refusals and failures become an ephemeral answer: never "interaction failed", and
-    never "nothing was changed" about a change that was stored."""
+    never "nothing was changed" about a change that was stored. Counted and timed by
+    `control` (a bounded label: the action or the command, never a custom_id)."""
+    began = time.perf_counter()
+    outcome = "applied"
     try:
         yield
     except GameError as refusal:
+        outcome = "stale" if refusal.code == "errors.stale" else "refused"
         await _answer(interaction, refusal_text(refusal, lang), context)
     except Exception:
+        outcome = "failed"
         log.exception(
             "%s failed (user %s, guild %s, channel %s)",
             context,
@@ -169,6 +177,10 @@ async def guard(
     else:
         if not interaction.response.is_done():
             await interaction.response.defer()
+    finally:
+        label = control or context
+        INTERACTIONS.labels(label, outcome).inc()
+        CLICK_SECONDS.labels(label).observe(time.perf_counter() - began)
 
 
 async def _answer(interaction: discord.Interaction[Any], text: str, context: str) -> None:

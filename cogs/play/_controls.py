@@ -129,7 +129,8 @@ class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         deps = PlayDeps.of(interaction.client)
         # Refusals are ephemeral: in the clicker's language, not the game's.
-        async with guard(interaction, reply_language(interaction), self.custom_id):
+        lang = reply_language(interaction)
+        async with guard(interaction, lang, self.custom_id, control=self.action):
             if not valid_id(self.game) or self.version < 0:
                 raise GameError("errors.stale")
             found = await deps.service.get(self.game)

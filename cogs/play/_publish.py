@@ -276,7 +276,8 @@ class DiscordPublisher:
             embeds.append(Embed(image=f"attachment://{name}"))
         if embeds:  # the picture replaces the tables, not the scorecard's title and footer
             card = scorecard_embed(game, match.names, match.id, match.lang)
-            embeds[0].title, embeds[0].colour, embeds[0].footer = card.title, card.colour, card.footer
+            first = embeds[0]
+            first.title, first.colour, first.footer = card.title, card.colour, card.footer
         return embeds, files
 
     async def _post_turn(

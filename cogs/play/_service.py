@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -136,8 +137,10 @@ class GameService:
         settings: SettingsSource,
         publisher: Publisher,
         shards: Shards | None = None,
+        on_save: Callable[[float], None] = lambda _seconds: None,
     ) -> None:
         self.store = store
+        self.on_save = on_save  # how long each change's transaction took (metrics)
         self.dice = dice
         self.clock = clock
         self.settings = settings
@@ -299,6 +302,7 @@ class GameService:
                 # the next change: until then a restarted bot must not take the old one
                 # (now the last turn's summary) for it; a click on the new one adopts it.
                 after = replace(after, turn_message_id=None)
+            began = time.perf_counter()
             try:
                 record = await self.store.save(
                     before.id,
@@ -310,6 +314,7 @@ class GameService:
                     deadline=after.due_at(),
                     now=now,
                 )
+                self.on_save(time.perf_counter() - began)
             except StaleVersion:
                 fresh = await self._reload(before.id)
                 if attempt or fresh is None or not fresh.active:

@@ -24,6 +24,7 @@ from bot.engine import Action, Game
 from bot.engine.replay import result, run
 from bot.i18n import t
 from bot.match import Match, Seat
+from bot.render import chart
 from cogs.league import unique_names
 from cogs.play import seat_results
 from tests.cogs.drive import as_shown, open_game, play_to_the_end
@@ -329,7 +330,9 @@ async def test_stats_of_a_member_with_chart(league) -> None:
     assert attachment.filename == "scores.png"
     assert embed.image.url.endswith("scores.png")
     png = await attachment.read()
-    assert Image.open(io.BytesIO(png)).size == (560, 220)
+    # Was (560, 220): the chart is drawn for a phone since the 'pictures' merge (commit
+    # 9843127, "Stats chart for a phone: 800 × 460"), not a change listed in ARCH.md.
+    assert Image.open(io.BytesIO(png)).size == (chart.WIDTH, chart.HEIGHT) == (800, 460)
 
 
 async def test_stats_default_member_is_the_caller(league) -> None:
