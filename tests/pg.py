@@ -12,6 +12,12 @@ as root (CI) every server command runs as the unprivileged `postgres` user throu
 `runuser`; as a normal user, directly. Where no `initdb` is installed, root installs
 Debian's `postgresql` package.
 
+In pytest, import the session fixture into a conftest.py (`from tests.pg import
+postgres_url`): it yields the URL of a database the tests may create databases from, using
+the server in `TEST_DATABASE_URL` when that is set, else starting one and exporting it
+there for the rest of the run (so conftests that each import the fixture share one
+server). With CI=true it fails when no server can be had; elsewhere it skips, saying why.
+
 `python -m tests.pg run -- CMD …` runs CMD with `TEST_DATABASE_URL` pointing at a fresh
 server, then stops it (for suites that do not use the pytest fixture). Imports neither the
 bot nor the store.
@@ -28,9 +34,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
+
+import pytest
 
 # Other suites find the server here; set by the tests/db session fixture (or by the
 # developer, to use a server of their own: then none is started).
@@ -180,6 +189,27 @@ class ThrowawayPostgres:
             raise PostgresUnavailableError(
                 f"{tool} failed ({done.returncode}): {done.stderr.strip()[-2000:]}\n{tail}"
             )
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The URL of a database on a server this run may create databases on."""
+    given = os.environ.get(URL_VARIABLE)
+    if given:
+        yield given
+        return
+    try:
+        server = ThrowawayPostgres.start()
+    except PostgresUnavailableError as error:
+        if in_ci():
+            pytest.fail(f"CI runs the PostgreSQL tests, but: {error}", pytrace=False)
+        pytest.skip(f"no PostgreSQL server could be installed or started: {error}")
+    os.environ[URL_VARIABLE] = server.url()
+    try:
+        yield server.url()
+    finally:
+        os.environ.pop(URL_VARIABLE, None)
+        server.stop()
 
 
 def main(argv: list[str]) -> int:

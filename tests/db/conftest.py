@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
@@ -24,30 +24,9 @@ import asyncpg
 import pytest
 
 from db import GameStore, PostgresStore, SqliteStore, sqlite_url
-from tests.pg import URL_VARIABLE, PostgresUnavailableError, ThrowawayPostgres, in_ci
+from tests.pg import postgres_url  # noqa: F401 (the session's server, a fixture)
 
 BACKENDS = ("sqlite", "postgres")
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """The URL of a database on a server this run may create databases on."""
-    given = os.environ.get(URL_VARIABLE)
-    if given:
-        yield given
-        return
-    try:
-        server = ThrowawayPostgres.start()
-    except PostgresUnavailableError as error:
-        if in_ci():
-            pytest.fail(f"CI runs the PostgreSQL store tests, but: {error}", pytrace=False)
-        pytest.skip(f"no PostgreSQL server could be installed or started: {error}")
-    os.environ[URL_VARIABLE] = server.url()
-    try:
-        yield server.url()
-    finally:
-        os.environ.pop(URL_VARIABLE, None)
-        server.stop()
 
 
 class Backend:
