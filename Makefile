@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench sync clean demo screenshots
+.PHONY: run test lint bench sync migrate clean demo screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +14,10 @@ $(VENV)/.installed-run: pyproject.toml | $(PY)
 	$(PIP) install -e .
 	touch $@
 
+# The tests need the demo extra too: tests/demo plays in the browser demo's world.
 $(VENV)/.installed-test: pyproject.toml | $(PY)
-	$(PIP) install -e '.[test,dev]'
-	touch $@ $(VENV)/.installed-run
+	$(PIP) install -e '.[test,dev,demo]'
+	touch $@ $(VENV)/.installed-run $(VENV)/.installed-demo
 
 run: $(VENV)/.installed-run
 	$(PY) -m bot
@@ -24,8 +25,15 @@ run: $(VENV)/.installed-run
 sync: $(VENV)/.installed-run
 	$(PY) -m bot sync
 
+# A deploy step: bring the database's schema up to date (the bot also does it at start-up).
+migrate: $(VENV)/.installed-run
+	$(PY) -m bot migrate
+
+# ruff, the layers (import-linter contracts in pyproject.toml) and strict typing.
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/mypy
 
 test: lint
 	$(PY) -m pytest

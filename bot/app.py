@@ -1,4 +1,5 @@
-"""The bot: opens the store, loads the cogs, syncs commands. Nothing else lives here."""
+"""The wiring: opens the store, builds the game service and its publisher, adds the cogs,
+syncs commands. Nothing else lives here."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import DiceSource
-from bot.i18n import language_of, t
-from bot.i18n.translator import CatalogTranslator
+from bot.i18n import t
 from bot.render.image import warm_up
 from bot.settings import Settings
-from db import Store
+from cogs import admin, league, play
+from cogs._edge import reply, reply_language
+from cogs._group import install, poker_group
+from cogs._translator import CatalogTranslator
+from db import GameStore, open_store
 
 log = logging.getLogger(__name__)
-
-# Feature packages, loaded in order; each adds its subcommands to `cogs._group.poker_group`.
-COGS: list[str] = ["cogs.play", "cogs.stats"]
 
 
 class PokerTree(app_commands.CommandTree["DicePokerBot"]):
@@ -30,7 +31,7 @@ class PokerTree(app_commands.CommandTree["DicePokerBot"]):
         self, interaction: discord.Interaction[DicePokerBot], error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        lang = language_of(str(interaction.locale) if interaction.locale else None)
+        lang = reply_language(interaction)
         if isinstance(error, app_commands.BotMissingPermissions):
             names = ", ".join(_permission_name(p, lang) for p in error.missing_permissions)
             text = t("errors.missing_permissions", lang, permissions=names)
@@ -47,10 +48,7 @@ class PokerTree(app_commands.CommandTree["DicePokerBot"]):
             )
             text = t("errors.internal", lang)
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            await reply(interaction, text)
         except discord.HTTPException:
             log.exception("could not answer the failed /%s", command)
 
@@ -68,9 +66,13 @@ class DicePokerBot(commands.Bot):
         settings: Settings,
         *,
         dice: DiceSource | None = None,
+        store: GameStore | None = None,
         sync_globally: bool | None = None,
         **options: Any,
     ) -> None:
+        # The bot has no voice: discord.py's warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Game messages are edited by id and a click carries its message: the bot never
         # reads discord.py's message cache, which would hold the last 1,000 messages.
         options.setdefault("max_messages", None)
@@ -78,8 +80,9 @@ class DicePokerBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=PokerTree,
-            # Names are shown in content too: only the explicit player mention may ping.
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names exactly whom it means to ping (the
+            # player to move): user text can never mention anyone.
+            allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             **options,
         )
@@ -91,14 +94,28 @@ class DicePokerBot(commands.Bot):
         if sync_globally is None:
             sync_globally = settings.discord_token is None and not settings.dev_guild_id
         self.sync_globally = sync_globally
-        self.store: Store | None = None
+        self.store: GameStore | None = store  # opened in setup_hook unless given
+        self.play: play.PlayDeps | None = None
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
-        from cogs._group import poker_group  # noqa: PLC0415 - after the cogs' imports
-
-        for name in COGS:
-            await self.load_extension(name)
+        settings = self.settings
+        store = self.store = self.store or await open_store(settings.store_url)
+        solutions = play.SolutionCache(settings.strategy_dir)
+        publisher = play.DiscordPublisher(self, store)
+        service = play.GameService(
+            store,
+            dice=self.dice,
+            clock=discord.utils.utcnow,
+            settings=store,
+            publisher=publisher,
+        )
+        self.play = play.PlayDeps(
+            service, store, solutions, self.dice, publisher, bot_pause=settings.bot_pause
+        )
+        install(*play.COMMANDS, *league.COMMANDS, *admin.COMMANDS)
+        await self.add_cog(play.PlayCog(self, self.play, publisher))
+        await self.add_cog(league.LeagueCog(self))
+        await self.add_cog(admin.AdminCog(self))
         if self.tree.get_command(poker_group.name) is None:
             self.tree.add_command(poker_group)
         # Command names and descriptions in every catalog language, sent with each sync.
@@ -106,18 +123,24 @@ class DicePokerBot(commands.Bot):
         # Load the picture fonts now: the first scorecard picture then takes no longer
         # than the others (once per process; later bots find them loaded).
         warm_up()
+        if settings.precompute_tables:
+            # Hints, perfect computer players, the timer and the analysis then find their
+            # table without anyone asking first (a worker process computes the missing ones).
+            solutions.precompute()
         if self.sync_globally:
             await self.tree.sync()
-        elif self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
+        elif settings.dev_guild_id:
+            guild = discord.Object(settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-            log.info("commands synced to guild %s", self.settings.dev_guild_id)
+            log.info("commands synced to guild %s", settings.dev_guild_id)
 
     async def close(self) -> None:
         try:
-            await super().close()
+            await super().close()  # removes the cogs: their observers and timers stop
         finally:
+            if self.play is not None:
+                self.play.solutions.close()
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()

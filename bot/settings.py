@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from db import sqlite_url
+
 
 class Settings(BaseSettings):
     # env_ignore_empty: `.env.example` leaves optional settings as `NAME=` (DEV_GUILD_ID in
@@ -16,7 +18,9 @@ class Settings(BaseSettings):
     )
 
     discord_token: SecretStr | None = None
-    database_path: Path = Path("data/dicepoker.sqlite3")
+    # Which store: `sqlite:///data/dicepoker.sqlite3` (the default) or `postgresql://…`.
+    database_url: str | None = None
+    database_path: Path = Path("data/dicepoker.sqlite3")  # older setting: the SQLite file
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     strategy_dir: Path = Path("data/strategy")  # cached strategy tables (bot/strategy)
@@ -26,8 +30,14 @@ class Settings(BaseSettings):
     strategy_precompute: bool | None = None
 
     @property
+    def store_url(self) -> str:
+        """DATABASE_URL, else the SQLite file DATABASE_PATH names."""
+        return self.database_url or sqlite_url(self.database_path)
+
+    @property
     def precompute_tables(self) -> bool:
         if self.strategy_precompute is not None:
             return self.strategy_precompute
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)

@@ -48,8 +48,7 @@ async def open_store(url: str = DEFAULT_URL) -> GameStore:
 
 
 async def migrate(url: str = DEFAULT_URL) -> int:
-    """Open the store `url` names, apply the migrations it lacks, close it; the schema
-    version it is at now."""
+    """Bring the database `url` names up to date (a deploy step); its schema version."""
     store = await open_store(url)
     try:
         return await store.schema_version()

@@ -153,6 +153,7 @@ class BoardLine:
     player_id: int
     value: float  # the metric; skill lower is better
     games: int
+    name: str = ""  # the name the member last played under in this server
 
 
 @dataclass(frozen=True)

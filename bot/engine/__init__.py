@@ -1,8 +1,9 @@
 """The rules of dice poker: pure Python, no Discord, database or asyncio."""
 
-from .errors import GameError
+from .errors import QUOTE_MAX, GameError, quote
 from .game import (
     DICE,
+    MAX_PLAYERS,
     Action,
     Card,
     DiceSource,
@@ -19,6 +20,7 @@ from .game import (
     Scored,
     Standing,
     Totals,
+    parse_action,
     settlement,
     standings_of,
     totals_of,
@@ -30,6 +32,8 @@ __all__ = [
     "DICE",
     "FACE",
     "LOWER",
+    "MAX_PLAYERS",
+    "QUOTE_MAX",
     "RULESETS",
     "UPPER",
     "Action",
@@ -54,6 +58,8 @@ __all__ = [
     "counts_of",
     "get_rules",
     "opening_throw",
+    "parse_action",
+    "quote",
     "settlement",
     "standings_of",
     "totals_of",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from bot.i18n import t
 
 QUOTE_MAX = 80
+# The parameters that come from a game's input (a replay file, a select value): quoted.
+_FROM_INPUT = frozenset({"player", "row", "rules", "field"})
 
 
 def quote(value: object) -> str:
@@ -21,22 +23,26 @@ def quote(value: object) -> str:
 class GameError(ValueError):
     """An action the rules do not allow; the game is left unchanged.
 
-    `code` names the sentence (`refusal.<code>` in every catalog); `params` fill it in.
-    A parameter named `player` holds an engine player name, which an edge may show under
-    the player's display name instead.
+    `code` names the sentence: the engine's codes are `refusal.<code>` in every catalog,
+    a code with a dot (`errors.lobby_full`) is a catalog key of its own (the table's and
+    the bot's refusals). `params` fill it in. A parameter named `player` holds an engine
+    player name, which an edge may show under the player's display name instead.
     """
 
     def __init__(self, code: str, **params: object) -> None:
         self.code = code
-        self.params: dict[str, str | int] = {
-            k: v if isinstance(v, int) and not isinstance(v, bool) else quote(v)
-            for k, v in params.items()
+        self.params: dict[str, object] = {
+            k: quote(v) if k in _FROM_INPUT and "." not in code else v for k, v in params.items()
         }
         super().__init__(code)
 
+    @property
+    def key(self) -> str:
+        return self.code if "." in self.code else f"refusal.{self.code}"
+
     def message(self, lang: str, **overrides: object) -> str:
         """The sentence in `lang`; `overrides` replace parameters (display names)."""
-        return t(f"refusal.{self.code}", lang, **{**self.params, **overrides})
+        return t(self.key, lang, **{**self.params, **overrides})
 
     def __str__(self) -> str:
         return self.message("en")

@@ -4,7 +4,8 @@ Every action has `verify_*` (raises `GameError` with a reason a player can read)
 `can_*` (a bool for enabling buttons) and the action itself, which returns the
 next `Game` and an event. States are immutable: an illegal action changes nothing.
 
-Decisions where RULES.md is silent (binding for the bot, the store and the solver):
+Decisions beyond the source texts (docs/rules.md lists them all; binding for the bot,
+the store and the solver):
 
 - 1 to `MAX_PLAYERS` (8) distinct players; a replay holds the same.
 - ``{"player": p, "leave": true}`` is an extension action, legal at any time before
@@ -52,7 +53,7 @@ class DiceSource(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-# --- actions (exactly the replay format of RULES.md, plus `leave`) -------------------
+# --- actions (exactly the replay format of docs/rules.md, plus `leave`) ----------
 
 
 @dataclass(frozen=True)

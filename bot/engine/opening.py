@@ -1,4 +1,4 @@
-"""The opening throw that decides who begins (RULES.md, "Seat order")."""
+"""The opening throw that decides who begins (docs/rules.md, "Seat order")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The replay format of RULES.md: parse a game's JSON, fold it, report the result.
+"""The replay format of docs/rules.md: parse a game's JSON, fold it, report the result.
 
 Input: ``{"rules": NAME, "players": [...], "actions": [...]}`` and nothing else (an
 unknown key at the top level or in an action is malformed). ``players`` is the seat
 order, first player first; 1 to 8 distinct, non-empty names (more is malformed).
-Actions are those of RULES.md plus the bot's extension ``{"player": p, "leave": true}``
+Actions are those of docs/rules.md plus the bot's extension ``{"player": p, "leave": true}``
 (see `game.py` for what leaving does). The fold keeps no history, so its time grows
 linearly with the number of actions; a reason quotes at most 80 characters of the input.
 
@@ -36,7 +36,7 @@ def run(data: Any) -> Game:
         raise ReplayError("input: the replay must be a JSON object")
     unknown = set(data) - {"rules", "players", "actions"}
     if unknown:
-        raise ReplayError(f"input: unknown field {sorted(unknown)[0]!r}")
+        raise ReplayError(f"input: unknown field {quote(repr(sorted(unknown)[0]))}")
     rules, players, actions = data.get("rules"), data.get("players"), data.get("actions")
     if not isinstance(rules, str):
         raise ReplayError("input: rules must be a rule set name")
@@ -65,7 +65,7 @@ def fold(rules: str, players: Sequence[str], actions: Iterable[dict[str, Any]]) 
 
 
 def result(game: Game) -> dict[str, Any]:
-    """The output JSON of RULES.md (also for unfinished games)."""
+    """The output JSON of docs/rules.md (also for unfinished games)."""
     return {
         "rules": game.rules.name,
         "finished": game.finished,

@@ -1,11 +1,11 @@
-"""The five rule sets of RULES.md as data plus small scoring functions.
+"""The five rule sets of docs/rules.md as data plus small scoring functions.
 
 A `RuleSet` never knows about players or turns: it answers "what would this row
 score for these dice?" and the game (`game.py`) decides what is legal when. The five
 presets are instances of one dataclass; what differs between them is data (rows,
 bonus, premiums, penalties, flags) or one of three small scoring families.
 
-Pattern decisions (RULES.md): pair / three / four of a kind take the HIGHEST face
+Pattern decisions (docs/rules.md): pair / three / four of a kind take the HIGHEST face
 shown often enough; two_pairs needs two different faces with two dice each (a full
 house counts, four of a kind does not); full_house is exactly 3 + 2 of different
 faces (five of a kind only under the yatzy joker); classic/banked/scandinavian
@@ -111,7 +111,7 @@ def five_in_a_row(c: Counts) -> bool:
     return exact_small(c) or exact_large(c)
 
 
-# --- the three scoring families of RULES.md ------------------------------------------
+# --- the three scoring families of docs/rules.md ------------------------------------------
 
 
 def _figure_sum(row: str, c: Counts) -> int | None:
@@ -164,7 +164,7 @@ def _banked_upper(_face: int, n: int) -> int | None:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One preset of RULES.md. Everything a rule set varies is a field here."""
+    """One preset of docs/rules.md. Everything a rule set varies is a field here."""
 
     name: str
     rows: tuple[str, ...]
@@ -267,7 +267,7 @@ BANKED = RuleSet(
     scratch=False,
     banked=True,
     max_rounds=40,
-    # Only the free program is penalised (RULES.md): an unfinished upper figure counts 0.
+    # Only the free program is penalised (docs/rules.md): an unfinished upper figure counts 0.
     penalties={
         **dict.fromkeys(UPPER, 0),
         "pair": -12,

@@ -45,6 +45,23 @@ def language_of(locale: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
+def game_language(
+    chosen: str | None, server_default: str | None, guild_locale: str | None
+) -> str:
+    """The language of a game's public messages: `/poker new language:`, else the server's
+    `language` setting, else the server's preferred locale in Discord, else English."""
+    for lang in (chosen, server_default):
+        if lang in LANGUAGES:
+            return lang
+    return language_of(guild_locale)
+
+
+def rules_name(rules: str, lang: str) -> str:
+    """A rule set's name as players of `lang` know it: its choice name in `/poker new`."""
+    key = f"commands.choices.{rules}"
+    return catalog(lang).get(key) or catalog(DEFAULT).get(key) or rules
+
+
 def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
     """The message `key` in `lang`, formatted with `values`."""
     template = catalog(lang).get(key) or catalog(DEFAULT).get(key)

@@ -16,15 +16,12 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, Protocol
 
-import discord
 import fontpkg
 from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.engine import FACE, Card, Game, RuleSet, standings_of, totals_of
-from bot.i18n import LANGUAGES, catalog, t
-from bot.i18n.translator import rules_name
+from bot.i18n import LANGUAGES, catalog, rules_name, t
 
 log = logging.getLogger(__name__)
 
@@ -416,13 +413,9 @@ def _draw_block(
     draw.rectangle([x0, top, x0 + table_w - 1, y - 1], outline=HEAD, width=2)
 
 
-# --- attaching the picture to a game message ------------------------------------------
+# --- the picture of a game ------------------------------------------------------------
 
 FILENAME = "scorecard.png"
-
-
-class _SettingsStore(Protocol):
-    async def guild_settings(self, guild_id: int) -> Any: ...
 
 
 def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
@@ -432,54 +425,16 @@ def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
     return t("image.titles.running", lang, rules=rules, game=game_id, round=game.round)
 
 
-def scorecard_file(
+def game_pngs(
     game: Game, names: Mapping[str, str], game_id: int, lang: str, *, final: bool = False
-) -> discord.File:
-    """The picture of every card in seat order, named so an embed can show it."""
-    png = scorecard_png(
-        game.rules,
-        [(names.get(c.name, c.name), c) for c in game.cards],
-        lang,
-        title=picture_title(game, game_id, lang, final=final),
-        final=final,
-    )
-    return discord.File(io.BytesIO(png), filename=FILENAME)
-
-
-async def images_enabled(store: _SettingsStore | None, guild_id: int | None) -> bool:
-    """The server's `images` setting (off in DMs, without a store, or if it cannot be read)."""
-    if store is None or guild_id is None:
-        return False
-    try:
-        settings = await store.guild_settings(guild_id)
-    except Exception:  # a picture is never worth failing a turn over
-        log.exception("could not read the settings of guild %s", guild_id)
-        return False
-    return bool(getattr(settings, "images", False))
-
-
-async def scorecard_fields(
-    store: _SettingsStore | None,
-    guild_id: int | None,
-    embed: discord.Embed,
-    game: Game,
-    names: Mapping[str, str],
-    game_id: int,
-    lang: str,
-    *,
-    final: bool = False,
-) -> dict[str, Any]:
-    """`channel.send` keywords for `embed`, with the scorecard picture when the server wants it.
-
-    The play cog calls this where it posts the scorecard after a turn and the final
-    standings: `await channel.send(**await scorecard_fields(...))`.
-    """
-    if not await images_enabled(store, guild_id):
-        return {"embed": embed}
-    file = scorecard_file(game, names, game_id, lang, final=final)
-    if not final:
-        # The picture replaces the code-block tables of the scorecard embed, which say
-        # the same thing less legibly; the standings keep their ranked lines.
-        embed.clear_fields()
-    embed.set_image(url=f"attachment://{FILENAME}")
-    return {"embed": embed, "file": file}
+) -> list[bytes]:
+    """The pictures of every card in seat order (what a game message attaches)."""
+    return [
+        scorecard_png(
+            game.rules,
+            [(names.get(c.name, c.name), c) for c in game.cards],
+            lang,
+            title=picture_title(game, game_id, lang, final=final),
+            final=final,
+        )
+    ]

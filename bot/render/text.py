@@ -1,42 +1,41 @@
-"""Embeds and text: turn, scorecard, lobby, opening throw, standings, rule cards.
+"""Embeds and text of a game: lobby, opening throw, turn, scorecards, standings, rule cards.
 
-Discord limits respected here (DESIGN.md): a field ≤ 1024 characters, an embed
-≤ 6000; scorecard tables are code blocks at most ~30 columns wide (a phone), so
-5–8 players are split over several fields of four columns each.
+Pure: engine objects, a display-name mapping (engine player name → the name shown, raw as
+the member typed it) and a language in; `Embed`s and strings out. Names are escaped here,
+once (`safe` in markdown, `plain` in code blocks). Scorecard tables are code blocks at
+most ~30 columns wide (a phone), so 5–8 players are split over fields of four columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import discord
+from bot.engine import Card, Event, Game, Left, Option, Passed, RuleSet, Scored, get_rules
+from bot.i18n import rules_name, t
 
-from bot.engine import FACE, Game, Option, RuleSet, Scored, get_rules
-from bot.engine.game import Card, Event, Left, Passed
-from bot.i18n import t
-from bot.i18n.translator import rules_name
+from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, GREEN, Embed, cut, plain, safe
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 COLUMNS_PER_FIELD = 4  # 4 + 5 × 5 = 29 columns: fits a phone
 NAME_WIDTH = 5
+MINUS = "-"  # one minus sign everywhere: the plain one, easy to copy (the pictures too)
 
-LOBBY_COLOUR = discord.Colour.blurple()
-TURN_COLOUR = discord.Colour.green()
-CARD_COLOUR = discord.Colour.dark_teal()
-FINAL_COLOUR = discord.Colour.gold()
-CANCEL_COLOUR = discord.Colour.dark_grey()
+
+def number(value: float, *, sign: bool = False) -> str:
+    """A score as shown: a true minus sign, `+` when asked, one decimal only when needed."""
+    text = f"{abs(value):.0f}" if float(value).is_integer() else f"{abs(value):.2f}"
+    if value < 0 and text.strip("0.") != "":
+        return MINUS + text
+    return ("+" if sign and value > 0 else "") + text
 
 
 def dice_text(dice: Sequence[int]) -> str:
-    return " ".join(FACES[d - 1] for d in dice)
+    """Dice as faces with their digits beside them (⚀ and ⚅ are hard to tell apart)."""
+    return "  ".join(f"{FACES[d - 1]} {d}" for d in dice)
 
 
 def _name(names: Mapping[str, str], player: str) -> str:
-    return names.get(player, player)
-
-
-def _points(value: int) -> str:
-    return str(value)
+    return safe(names.get(player, player))
 
 
 # --- lobby and opening throw --------------------------------------------------------------
@@ -52,26 +51,46 @@ def lobby_embed(
     lang: str,
     status: str = "lobby",
     cancelled_by: str | None = None,
-) -> discord.Embed:
-    colour = CANCEL_COLOUR if status == "cancelled" else LOBBY_COLOUR
-    embed = discord.Embed(
-        title=t("lobby.title", lang, rules=rules_name(rules, lang)), colour=colour
+) -> Embed:
+    """`host`, `players` and `cancelled_by` are names as typed (escaped here)."""
+    embed = Embed(
+        title=t("lobby.title", lang, rules=rules_name(rules, lang)),
+        colour=DARK_GREY if status == "cancelled" else BLURPLE,
     )
     if status == "lobby":
         embed.description = t("lobby.hint", lang)
     elif status == "cancelled":
-        embed.description = t("lobby.cancelled", lang, name=cancelled_by or host)
+        embed.description = t("lobby.cancelled", lang, name=safe(cancelled_by or host))
     else:
         embed.description = t("lobby.started", lang)
-    embed.add_field(name=t("lobby.host", lang), value=host, inline=True)
-    listing = "\n".join(f"{i}. {p}" for i, p in enumerate(players, 1)) or t("lobby.nobody", lang)
+    embed.add_field(t("lobby.host", lang), safe(host), inline=True)
+    listing = "\n".join(f"{i}\\. {safe(p)}" for i, p in enumerate(players, 1))
     embed.add_field(
-        name=t("lobby.players", lang, count=len(players), max=max_players),
-        value=listing[:1024],
+        t("lobby.players", lang, count=len(players), max=max_players),
+        listing or t("lobby.nobody", lang),
         inline=True,
     )
-    embed.set_footer(text=t("lobby.footer", lang, game=game_id))
+    embed.footer = t("lobby.footer", lang, game=game_id)
     return embed
+
+
+def opening_text(
+    rounds: Sequence[Sequence[tuple[str, Sequence[int]]]],
+    starter: str,
+    order: Sequence[str],
+    lang: str,
+) -> str:
+    """The opening throw in lines; `rounds` holds names as typed, each round (name, dice)."""
+    lines: list[str] = []
+    for i, throws in enumerate(rounds):
+        if i:
+            lines.append(t("opening.round", lang))
+        lines.extend(
+            t("opening.line", lang, name=safe(n), dice=dice_text(d), sum=sum(d)) for n, d in throws
+        )
+    lines.append("")
+    lines.append(t("opening.starter", lang, name=safe(starter), order=" → ".join(map(safe, order))))
+    return "\n".join(lines)
 
 
 def opening_embed(
@@ -79,26 +98,20 @@ def opening_embed(
     starter: str,
     order: Sequence[str],
     lang: str,
-) -> discord.Embed:
-    """`rounds` holds display names already; each round is (name, dice) pairs."""
-    lines: list[str] = []
-    for i, throws in enumerate(rounds):
-        if i:
-            lines.append(t("opening.round", lang))
-        lines.extend(
-            t("opening.line", lang, name=n, dice=dice_text(d), sum=sum(d)) for n, d in throws
-        )
-    lines.append("")
-    lines.append(t("opening.starter", lang, name=starter, order=" → ".join(order)))
-    return discord.Embed(
-        title=t("opening.title", lang), description="\n".join(lines)[:4096], colour=LOBBY_COLOUR
+) -> Embed:
+    return Embed(
+        title=t("opening.title", lang),
+        description=opening_text(rounds, starter, order, lang),
+        colour=BLURPLE,
     )
 
 
 # --- the turn ---------------------------------------------------------------------------
 
 
-def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> discord.Embed:
+def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
+    """The player to move, the throw (each fact once: the title counts the throws), the
+    dice with their digits and holds, the bank in banked."""
     name = _name(names, game.player)
     if game.dice:
         title = t("turn.title", lang, name=name, throw=game.throws, limit=game.throw_limit())
@@ -114,42 +127,39 @@ def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) ->
     else:
         title = t("turn.title_first", lang, name=name)
         description = t("turn.not_thrown", lang)
-    embed = discord.Embed(title=title, description=description, colour=TURN_COLOUR)
-    embed.add_field(name=t("turn.throws_left", lang), value=str(game.throws_left()), inline=True)
+    embed = Embed(title=title, description=description, colour=GREEN)
     if game.rules.banked:
-        embed.add_field(name=t("turn.bank", lang), value=str(game.card.bank), inline=True)
-    embed.add_field(name=t("turn.round", lang), value=str(game.round), inline=True)
-    embed.set_footer(
-        text=t("turn.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id)
-    )
+        embed.add_field(t("turn.bank", lang), str(game.card.bank), inline=True)
+    embed.add_field(t("turn.round", lang), str(game.round), inline=True)
+    embed.footer = t("turn.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id)
     return embed
 
 
 def option_label(option: Option, rules: RuleSet, lang: str) -> str:
-    """ "Full house — 24 (×2 first throw)", "Two pairs — — (scratch)", joker marked."""
+    """ "Full house — 24 (×2 first throw)", "Two pairs — scratch, 0", joker marked."""
     row = t(f"rows.{option.row}", lang)
-    if not option.made and option.points == 0 and option.row not in FACE:
-        return t("turn.option_scratch", lang, row=row)[:100]
-    label = t("turn.option", lang, row=row, points=_points(option.points))
+    if not option.made:
+        return cut(t("turn.option_scratch", lang, row=row, points=number(option.points)), 100)
+    label = t("turn.option", lang, row=row, points=number(option.points))
     if option.doubled:
         label += t("turn.doubled", lang)
     premium = rules.premiums.get(option.row, 0)
-    if premium and option.made:
+    if premium:
         label += t("turn.premium", lang, premium=premium)
     if option.joker_bonus:
         label += t("turn.joker_bonus", lang, bonus=option.joker_bonus)
     elif option.joker:
         label += t("turn.joker", lang)
-    return label[:100]
+    return cut(label, 100)
 
 
 def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
-    """The one line a finished turn message is edited into."""
+    """The line a finished turn's message becomes."""
     if isinstance(event, Scored):
         name = _name(names, event.player)
         row = t(f"rows.{event.row}", lang)
-        if not event.made and event.points <= 0 and event.row not in FACE:
-            return t("summary.scratched", lang, name=name, row=row, points=event.points)
+        if not event.made:
+            return t("summary.scratched", lang, name=name, row=row, points=number(event.points))
         extra = t("turn.doubled", lang) if event.doubled else ""
         if event.joker_bonus:
             extra += t("turn.joker_bonus", lang, bonus=event.joker_bonus)
@@ -158,7 +168,7 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
             lang,
             name=name,
             row=row,
-            points=_points(event.points),
+            points=number(event.points),
             extra=extra,
             throw=event.throws,
         )
@@ -173,14 +183,14 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
 # --- scorecards ---------------------------------------------------------------------------
 
 
-def _cell(rules: RuleSet, row: str, value: int | None, lang: str) -> str:
+def cell(card: Card, row: str, lang: str) -> str:
+    """A row's entry: free, ✓ (a made figure worth 0), — (not made, 0) or the points."""
+    value = card.rows[row]
     if value is None:
         return t("card.free", lang)
-    if value == 0 and row in FACE and (rules.upper_first or rules.banked):
-        return t("card.check", lang)  # classic "exactly three", banked "made"
-    if value == 0 and row not in FACE:
-        return t("card.scratch", lang)
-    return str(value)
+    if value == 0:
+        return t("card.check", lang) if card.made(row) else t("card.scratch", lang)
+    return number(value)
 
 
 def _summary_rows(rules: RuleSet) -> list[str]:
@@ -198,6 +208,10 @@ def _summary_rows(rules: RuleSet) -> list[str]:
 
 def _summary_value(game: Game, card: Card, key: str) -> int:
     totals = game.totals(card.name)
+    if key == "banked":
+        return totals.bank_points
+    if key == "extra":
+        return card.extra
     return int(getattr(totals, key))
 
 
@@ -206,91 +220,69 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     rules = game.rules
     label_w = 4
     header = " " * label_w + "".join(
-        f"{_name(names, c.name)[:NAME_WIDTH]:>{NAME_WIDTH + 1}}" for c in cards
+        f"{plain(names.get(c.name, c.name))[:NAME_WIDTH]:>{NAME_WIDTH + 1}}" for c in cards
     )
+    rule = "─" * (label_w + (NAME_WIDTH + 1) * len(cards))
     lines = [header]
     for row in rules.rows:
         label = t(f"rows_short.{row}", lang)[:label_w]
-        cells = "".join(f"{_cell(rules, row, c.rows[row], lang):>{NAME_WIDTH + 1}}" for c in cards)
+        cells = "".join(f"{cell(c, row, lang):>{NAME_WIDTH + 1}}" for c in cards)
         lines.append(f"{label:<{label_w}}{cells}")
         if row == rules.upper[-1]:
-            lines.append("─" * (label_w + (NAME_WIDTH + 1) * len(cards)))
-    lines.append("─" * (label_w + (NAME_WIDTH + 1) * len(cards)))
+            lines.append(rule)
+    lines.append(rule)
     for key in _summary_rows(rules):
         label = t(f"rows_short.{key}", lang)[:label_w]
-        cells = "".join(f"{_summary_value(game, c, key):>{NAME_WIDTH + 1}}" for c in cards)
+        cells = "".join(f"{number(_summary_value(game, c, key)):>{NAME_WIDTH + 1}}" for c in cards)
         lines.append(f"{label:<{label_w}}{cells}")
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> discord.Embed:
+def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
     """Every player's card, four columns per field (narrow enough for a phone)."""
-    embed = discord.Embed(title=t("card.title", lang), colour=CARD_COLOUR)
+    embed = Embed(title=t("card.title", lang), colour=DARK_TEAL)
     cards = list(game.cards)
     for i in range(0, len(cards), COLUMNS_PER_FIELD):
         group = cards[i : i + COLUMNS_PER_FIELD]
         title = " · ".join(
             _name(names, c.name) + (" " + t("card.left", lang) if c.left else "") for c in group
         )
-        embed.add_field(
-            name=title[:256], value=scorecard_table(game, group, names, lang), inline=False
-        )
-    embed.set_footer(
-        text=t(
-            "card.footer",
-            lang,
-            rules=rules_name(game.rules.name, lang),
-            game=game_id,
-            round=game.round,
-        )
+        embed.add_field(title, scorecard_table(game, group, names, lang))
+    embed.footer = t(
+        "card.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id, round=game.round
     )
     return embed
 
 
-def card_embed(
-    game: Game, player: str, names: Mapping[str, str], game_id: int, lang: str
-) -> discord.Embed:
+def card_embed(game: Game, player: str, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
     """One player's full card, with row names in full."""
     rules, card = game.rules, game.card_of(player)
     totals = game.totals(player)
-    embed = discord.Embed(
-        title=t("card.title_of", lang, name=_name(names, player)), colour=CARD_COLOUR
-    )
+    embed = Embed(title=t("card.title_of", lang, name=_name(names, player)), colour=DARK_TEAL)
 
     def block(rows: Sequence[str]) -> str:
         width = max(len(t(f"rows.{r}", lang)) for r in rows)
-        lines = [
-            f"{t(f'rows.{r}', lang):<{width}} {_cell(rules, r, card.rows[r], lang):>5}"
-            for r in rows
-        ]
+        lines = [f"{t(f'rows.{r}', lang):<{width}} {cell(card, r, lang):>5}" for r in rows]
         return "```\n" + "\n".join(lines) + "\n```"
 
-    embed.add_field(
-        name=f"{t('card.upper', lang)}: {totals.upper}", value=block(rules.upper), inline=False
-    )
-    embed.add_field(
-        name=f"{t('card.lower', lang)}: {totals.lower}", value=block(rules.lower), inline=False
-    )
+    embed.add_field(f"{t('card.upper', lang)}: {number(totals.upper)}", block(rules.upper))
+    embed.add_field(f"{t('card.lower', lang)}: {number(totals.lower)}", block(rules.lower))
     if rules.bonus:
-        embed.add_field(name=t("card.bonus", lang), value=str(totals.bonus), inline=True)
+        embed.add_field(t("card.bonus", lang), number(totals.bonus), inline=True)
     if rules.joker_bonus:
-        embed.add_field(name=t("card.extra", lang), value=str(card.extra), inline=True)
+        embed.add_field(t("card.extra", lang), number(card.extra), inline=True)
     if rules.banked:
         embed.add_field(
-            name=t("card.banked", lang, count=totals.banked),
-            value=str(3 * totals.banked),
-            inline=True,
+            t("card.banked", lang, count=totals.banked), number(totals.bank_points), inline=True
         )
-    embed.add_field(name=t("card.total", lang), value=f"**{totals.total}**", inline=True)
-    embed.set_footer(
-        text=t(
-            "card.footer", lang, rules=rules_name(rules.name, lang), game=game_id, round=game.round
-        )
+    embed.add_field(t("card.total", lang), f"**{number(totals.total)}**", inline=True)
+    embed.footer = t(
+        "card.footer", lang, rules=rules_name(rules.name, lang), game=game_id, round=game.round
     )
     return embed
 
 
-def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> discord.Embed:
+def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
     standings = sorted(game.standings(), key=lambda s: (s.rank, game.players.index(s.name)))
     lines = [
         t(
@@ -298,25 +290,28 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
             lang,
             rank=s.rank,
             name=_name(names, s.name),
-            total=s.totals.total,
-            settlement=f"{s.settlement:+g}",
+            total=number(s.totals.total),
+            settlement=number(s.settlement, sign=True),
         )
         for s in standings
     ]
     average = sum(s.totals.total for s in standings) / len(standings)
-    embed = discord.Embed(
+    return Embed(
         title=t("final.title", lang, rules=rules_name(game.rules.name, lang)),
-        description="\n".join(lines)[:4096],
-        colour=FINAL_COLOUR,
+        description="\n".join(lines),
+        colour=GOLD,
+        footer=t("final.footer", lang, game=game_id, average=number(average)),
     )
-    embed.set_footer(text=t("final.footer", lang, game=game_id, average=f"{average:g}"))
-    return embed
 
 
-def rules_embed(rules: str, lang: str) -> discord.Embed:
+def rules_embed(rules: str, lang: str, *, link: str | None = None) -> Embed:
+    """A rule set's card; `link` points to the full rules document."""
     rs = get_rules(rules)
-    return discord.Embed(
+    text = t(f"rules_card.{rs.name}", lang).strip()
+    if link:
+        text += "\n\n" + t("rules_card.more", lang, link=link)
+    return Embed(
         title=t("rules_card.title", lang, rules=rules_name(rs.name, lang)),
-        description=t(f"rules_card.{rs.name}", lang).strip(),
-        colour=LOBBY_COLOUR,
+        description=text,
+        colour=BLURPLE,
     )

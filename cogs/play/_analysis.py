@@ -1,86 +1,82 @@
-"""Post-game analysis in the play cog: each human's mean loss per decision.
+"""Post-game analysis: each human's mean expected loss per decision, after the finish.
 
-When a game finishes, the service runs `analyse_finished` (in a worker thread: a long
-game has a few hundred decisions) before its last write, stores each human's mean loss
-with their result (the skill leaderboard reads it) and adds it to the final standings.
-Computer seats are not analysed; a rule set without a table (banked), or a table not
-loaded (nor cached on disk: `python -m bot solve`), stores NULL and the standings say why.
+An observer of the service: when a game finishes, its log is read from the store and
+judged against the rule set's strategy table in a worker thread (a long game has a few
+hundred decisions), off the finishing click's path; each human's mean is stored with
+their result (`GameStore.record_analysis`: the skill leaderboard reads it) and added to
+the final standings. Computer seats are not analysed; a rule set without a table
+(banked), or a table not loaded, stores nothing and the standings say why. The analysis
+never computes a table: it uses the one loaded at start-up or at the game's start.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+import logging
 
-import discord
-
-from bot.i18n import t
+from bot.engine import Game, parse_action
+from bot.match import Match
+from bot.render.advice import analysis_lines
 from bot.strategy.analysis import Proficiency, analyse
 
-from ._table import Table
+from ._publish import DiscordPublisher
+from ._service import GameService
+from ._solutions import SolutionCache
 
-if TYPE_CHECKING:
-    from bot.strategy.tables import TableManager
+log = logging.getLogger(__name__)
 
 Report = dict[str, Proficiency]
 
 
-def humans(table: Table) -> list[str]:
+def humans(match: Match) -> list[str]:
     """The engine names of the human seats that played, in seat order."""
-    game = table.require_game()
-    return [s.player for s in table.seats if not s.is_bot and s.player in game.players]
+    game = match.require_game()
+    return [s.player for s in match.seats if not s.is_bot and s.player in game.players]
 
 
-async def analyse_finished(tables: TableManager, table: Table) -> Report | None:
-    """Each human's proficiency, or None when there is no table for this game now."""
-    game = table.require_game()
-    players = humans(table)
-    if not players or game.rules.banked:
-        return None
-    # Never a computation here (a minute of CPU for some rule sets): the table loaded at
-    # the game's start from the disk cache, or by a hint or a perfect computer player.
-    strategy = tables.loaded(game.rules.name)
-    if strategy is None:
-        tables.preload(game.rules.name)  # a table cached meanwhile serves the next game
-        return None
-    return await asyncio.to_thread(analyse, strategy, game, players)
+class Analysis:
+    def __init__(
+        self, service: GameService, solutions: SolutionCache, publisher: DiscordPublisher
+    ) -> None:
+        self.service = service
+        self.solutions = solutions
+        self.publisher = publisher
+        self._tasks: set[asyncio.Task[None]] = set()
 
+    def committed(self, before: Match, after: Match) -> None:
+        if after.status != "finished" or before.status == "finished" or not humans(after):
+            return
+        task = asyncio.get_running_loop().create_task(self._run(after))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-def ev_losses(report: Report | None) -> dict[str, float]:
-    """What the results store: the mean, for players who made at least one decision.
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
 
-    Without a report every seat stores NULL, as the standings say "not analysed"."""
-    if report is None:
-        return {}
-    return {p: r.mean for p, r in report.items() if r.decisions}
+    async def report(self, match: Match) -> Report | None:
+        """Each human's proficiency, or None when there is no table for this game now."""
+        game = match.require_game()
+        if game.rules.banked:
+            return None
+        table = self.solutions.loaded(game.rules.name)
+        if table is None:
+            self.solutions.preload(game.rules.name)  # a table cached meanwhile serves next time
+            return None
+        log_ = [parse_action(a) for a in await self.service.store.actions(match.id)]
+        start = Game.new(game.rules, game.players)
+        return await asyncio.to_thread(analyse, table, start, log_, humans(match))
 
-
-def add_to_standings(embed: discord.Embed, table: Table, report: Report | None, lang: str) -> None:
-    """The analysis as one field of the final standings embed."""
-    players = humans(table)
-    if not players:
-        return
-    name = t("analysis.title", lang)
-    if report is None:
-        rules = table.require_game().rules.name
-        key = "analysis.banked" if rules == "banked" else "analysis.unavailable"
-        embed.add_field(name=name, value=t(key, lang), inline=False)
-        return
-    ranked = sorted(players, key=lambda p: (report[p].mean, players.index(p)))
-    lines = []
-    for player in ranked:
-        r = report[player]
-        if not r.decisions:
-            lines.append(t("analysis.none", lang, name=table.name_of(player)))
-            continue
-        lines.append(
-            t(
-                "analysis.line",
-                lang,
-                name=table.name_of(player),
-                mean=f"{r.mean:.2f}",
-                decisions=r.decisions,
-                lost=f"{r.lost:.1f}",
-            )
-        )
-    embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
+    async def _run(self, match: Match) -> None:
+        try:
+            report = await self.report(match)
+            if report is not None:
+                order = list(match.require_game().players)
+                losses = {order.index(p): r.mean for p, r in report.items() if r.decisions}
+                await self.service.store.record_analysis(match.id, losses)
+            shown = await self.service.get(match.id) or match
+            lines = analysis_lines(humans(match), report, match.names, match.rules, match.lang)
+            if lines is not None:
+                await self.publisher.show_analysis(shown, *lines)
+        except Exception:
+            log.exception("game %s: the post-game analysis failed", match.id)

@@ -1,111 +1,94 @@
-"""`/poker new|scorecard|rules|leave|cancel` and the cog that owns the game service."""
+"""`/poker new|scorecard|rules|leave|cancel|kick|resume` and the play cog's wiring."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from datetime import timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
-from bot.engine import RULESETS
-from bot.i18n import LANGUAGES, t
-from bot.i18n.translator import game_language, reply_language
+from bot.engine import RULESETS, GameError
+from bot.i18n import LANGUAGES, game_language, t
+from bot.match import Match
+from bot.render import card_embed, rules_embed
+from bot.render.embed import safe
+from cogs._edge import (
+    check_permissions,
+    guard,
+    is_manager,
+    reply_language,
+    shown_name,
+    to_discord,
+)
 
-from . import _fallback, _hint, _views
-from ._service import GameService
-from ._table import Refusal
+from ._analysis import Analysis
+from ._computer import ComputerPlayers
+from ._controls import (
+    CONTROLS,
+    Control,
+    PlayDeps,
+    control,
+    custom_id,
+    here,
+    small_int,
+    template,
+    unknown_control,
+    unstored,
+)
+from ._publish import DiscordPublisher
 from ._timers import TurnTimers
-from ._views import check_permissions, guard, is_manager, service_of, shown_name
-
-if TYPE_CHECKING:
-    from db import GuildSettings
+from ._views import lobby_view
 
 log = logging.getLogger(__name__)
 
-# Choice names from the catalog (translated for other locales by bot.i18n.translator).
+RULES_DOC = "https://github.com/dicepoker/dicepoker/blob/main/docs/rules.md"
+REPOST_EVERY = timedelta(minutes=1)  # /poker resume pings the player to move at most this often
+LABEL_MAX = 80  # Discord's limit for a button label
+
+# Choice names from the catalog (translated for other locales by cogs._translator).
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=t(f"commands.choices.{lang}"), value=lang) for lang in LANGUAGES
 ]
 
 
-class PlayCog(commands.Cog, name="Play"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.service = GameService(bot)  # type: ignore[arg-type]
-        self.timers = TurnTimers(self.service)
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*_views.CONTROLS.values())
-        # Any other `poker:` id (damaged, from another version) is answered politely.
-        self._unknown = _fallback.unknown_control(_views.CONTROLS.values())
-        self.bot.add_dynamic_items(self._unknown)
-        count = await self.service.load_active()
-        log.info("loaded %d active game(s)", count)
-        await _hint.follow_setting(self.service)  # hints may have been turned off meanwhile
-        # Games whose computer seat was to move when the bot stopped continue now.
-        self.service.computer.resume(self.service._cache.values())
-        self.timers.start()  # deadlines come back with the games' snapshots
-        if getattr(getattr(self.bot, "settings", None), "precompute_tables", False):
-            # Hints, perfect computer players, the timer and the analysis then find their
-            # table without anyone asking first (a worker process computes the missing ones).
-            self.service.tables.precompute()
-
-    @commands.Cog.listener()
-    async def on_poker_settings_changed(self, settings: GuildSettings) -> None:
-        """`/poker settings` changed something: the Hint buttons follow (next redraw)."""
-        await _hint.follow_setting(self.service, settings)
-
-    async def cog_unload(self) -> None:
-        await self.service.computer.stop()
-        self.service.tables.close()
-        self.timers.stop()
-        self.bot.remove_dynamic_items(self._unknown)
-        self.bot.remove_dynamic_items(*_views.CONTROLS.values())
+def _deps(interaction: discord.Interaction[Any]) -> PlayDeps:
+    return PlayDeps.of(interaction.client)
 
 
-def _lang(interaction: discord.Interaction) -> str:
-    """The language of an ephemeral answer: the member's own."""
-    return reply_language(interaction)
-
-
-async def _game_language(interaction: discord.Interaction, chosen: str | None) -> str:
-    """`language:` first, then the server's setting, its preferred locale, then English."""
-    store = getattr(interaction.client, "store", None)
-    default = None
-    if store is not None and interaction.guild_id is not None:
-        default = (await store.guild_settings(interaction.guild_id)).language
-    guild = interaction.guild
-    return game_language(chosen, default, guild.preferred_locale if guild else None)
-
-
-async def _default_rules(interaction: discord.Interaction) -> str:
-    """The server's default rule set (`/poker settings`), else classic."""
-    store = getattr(interaction.client, "store", None)
-    if store is not None and interaction.guild_id is not None:
-        return (await store.guild_settings(interaction.guild_id)).default_rules or "classic"
-    return "classic"
+async def _in_channel(interaction: discord.Interaction[Any]) -> Match:
+    found = await _deps(interaction).service.in_channel(interaction.channel_id or 0)
+    if found is None or not here(interaction, found):
+        raise GameError("errors.no_game")
+    return found
 
 
 @app_commands.command(name="new", description=t("commands.new"))
 @app_commands.describe(rules=t("commands.new_rules"), language=t("commands.new_language"))
 @app_commands.choices(rules=RULE_CHOICES, language=LANGUAGE_CHOICES)
 async def new(
-    interaction: discord.Interaction, rules: str | None = None, language: str | None = None
+    interaction: discord.Interaction[Any], rules: str | None = None, language: str | None = None
 ) -> None:
-    async with guard(interaction, _lang(interaction), "/poker new"):
-        lang = await _game_language(interaction, language)
-        if rules is None:
-            rules = await _default_rules(interaction)
+    deps = _deps(interaction)
+    async with guard(interaction, reply_language(interaction), "/poker new"):
+        settings = None
+        if interaction.guild_id is not None:
+            settings = await deps.store.guild_settings(interaction.guild_id)
+        guild = interaction.guild
+        lang = game_language(
+            language,
+            settings.language if settings else None,
+            str(guild.preferred_locale) if guild else None,
+        )
+        rules = rules or (settings.default_rules if settings else None) or "classic"
         if rules not in RULESETS:
-            raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
+            raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
         check_permissions(interaction)
-        service = service_of(interaction.client)
         user = interaction.user
-        table = await service.create(
+        match = await deps.service.open_lobby(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=user.id,
@@ -113,78 +96,194 @@ async def new(
             rules=rules,
             lang=lang,
         )
-        # Hold the lock until the lobby message id is stored: a quick Join waits for it.
-        async with service.locked(table.id) as loaded:
-            current = loaded or table
-            await interaction.response.send_message(
-                embed=service.lobby_embed(current), view=_views.lobby_view(current)
-            )
-            message = await interaction.original_response()
-            await service.remember(current, lobby_message_id=message.id)
+        publisher = deps.publisher
+        assert isinstance(publisher, DiscordPublisher)
+        try:
+            sent = await interaction.response.send_message(**await publisher.live_fields(match))
+        except discord.HTTPException:
+            # A lobby nobody can see must not block the channel for half an hour.
+            await deps.service.apply(match.id, lambda m: m.cancel(m.host_id, manager=True))
+            raise
+        message_id = getattr(sent, "message_id", None)
+        if message_id is not None:
+            await deps.service.note_lobby(match.id, message_id)
+        # Without the id (Discord did not say) the lobby finds its message at the next click.
 
 
 @app_commands.command(name="scorecard", description=t("commands.scorecard"))
 @app_commands.describe(member=t("commands.scorecard_member"))
-async def scorecard(interaction: discord.Interaction, member: discord.Member | None = None) -> None:
-    service = service_of(interaction.client)
-    table = await service.in_channel(interaction.channel_id or 0)
-    lang = _lang(interaction)  # every answer here is ephemeral
+async def scorecard(
+    interaction: discord.Interaction[Any], member: discord.Member | None = None
+) -> None:
+    lang = reply_language(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker scorecard"):
-        if table is None:
-            raise Refusal("errors.no_game")
-        if table.game is None:
-            raise Refusal("errors.not_started")
+        match = await _in_channel(interaction)
+        game = match.require_game()
         target = member or interaction.user
-        if str(target.id) not in table.game.players:
-            raise Refusal("errors.no_card", name=target.display_name)
-        embed = render.card_embed(table.game, str(target.id), table.names, table.id, lang)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if str(target.id) not in game.players:
+            raise GameError("errors.no_card", name=safe(shown_name(target)))
+        embed = card_embed(game, str(target.id), match.names, match.id, lang)
+        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 
 
 @app_commands.command(name="rules", description=t("commands.rules"))
 @app_commands.describe(rules=t("commands.rules_rules"))
 @app_commands.choices(rules=RULE_CHOICES)
-async def rules_card(interaction: discord.Interaction, rules: str = "classic") -> None:
-    lang = _lang(interaction)
+async def rules_card(interaction: discord.Interaction[Any], rules: str = "classic") -> None:
+    lang = reply_language(interaction)
     async with guard(interaction, lang, "/poker rules"):
         if rules not in RULESETS:
-            raise Refusal("errors.unknown_rules", rules=rules, known=", ".join(RULESETS))
-        await interaction.response.send_message(
-            embed=render.rules_embed(rules, lang), ephemeral=True
-        )
+            raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
+        embed = rules_embed(rules, lang, link=RULES_DOC)
+        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 
 
 @app_commands.command(name="leave", description=t("commands.leave"))
-async def leave(interaction: discord.Interaction) -> None:
-    service = service_of(interaction.client)
-    table = await service.in_channel(interaction.channel_id or 0)
-    lang = _lang(interaction)  # every answer here is ephemeral
+async def leave(interaction: discord.Interaction[Any]) -> None:
+    lang = reply_language(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker leave"):
-        if table is None:
-            raise Refusal("errors.no_game")
+        match = await _in_channel(interaction)
         user_id = interaction.user.id
-        if table.status == "lobby":
-            await service.apply(table.id, lambda tb: tb.leave_lobby(user_id))
+        service = _deps(interaction).service
+        if match.status == "lobby":
+            await service.apply(match.id, lambda m: m.leave_lobby(user_id), via=interaction)
             await interaction.response.send_message(t("info.left_lobby", lang), ephemeral=True)
             return
         check_permissions(interaction)
-        await service.apply(table.id, lambda tb: tb.leave_game(user_id))
+        await service.apply(match.id, lambda m: m.leave_game(user_id), via=interaction)
         await interaction.response.send_message(t("info.left_game", lang), ephemeral=True)
 
 
 @app_commands.command(name="cancel", description=t("commands.cancel"))
-async def cancel(interaction: discord.Interaction) -> None:
-    service = service_of(interaction.client)
-    table = await service.in_channel(interaction.channel_id or 0)
-    lang = _lang(interaction)  # every answer here is ephemeral
+async def cancel(interaction: discord.Interaction[Any]) -> None:
+    lang = reply_language(interaction)  # every answer here is ephemeral
     async with guard(interaction, lang, "/poker cancel"):
-        if table is None:
-            raise Refusal("errors.no_game")
-        user_id, manager = interaction.user.id, is_manager(interaction)
-        await service.apply(
-            table.id, lambda tb: tb.cancel(user_id, manager=manager), interaction=interaction
+        match = await _in_channel(interaction)
+        user_id, manager = interaction.user.id, is_manager(interaction, match.guild_id)
+        await _deps(interaction).service.apply(
+            match.id, lambda m: m.cancel(user_id, manager=manager), via=interaction
         )
         await interaction.response.send_message(t("info.cancelled", lang), ephemeral=True)
 
 
-COMMANDS = (new, scorecard, rules_card, leave, cancel)
+# --- /poker kick -------------------------------------------------------------------------
+
+
+@control("kick")
+class KickButton(Control, template=template("kick")):
+    """The host's confirmation: `poker:kick:<game>:<v>:<member>`. Not versioned (the game
+    moves on while the host decides); every check is made again when it is pressed."""
+
+    versioned = False
+
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        target = small_int(self.arg, 1, 2**63 - 1)
+        if target is None:
+            raise GameError("errors.stale")
+        by = interaction.user.id
+        name = match.name_of(target)
+        if match.status == "playing":
+            check_permissions(interaction)
+        await self.apply(interaction, deps, lambda m: m.kick(by, target))
+        if not interaction.response.is_done():
+            lang = reply_language(interaction)
+            await interaction.response.edit_message(
+                content=t("kick.done", lang, name=safe(name)), view=None
+            )
+
+
+@app_commands.command(name="kick", description=t("commands.kick"))
+@app_commands.describe(member=t("commands.kick_member"))
+async def kick(interaction: discord.Interaction[Any], member: discord.User) -> None:
+    lang = reply_language(interaction)
+    async with guard(interaction, lang, "/poker kick"):
+        match = await _in_channel(interaction)
+        match.check_kick(interaction.user.id, member.id)
+        name = safe(match.name_of(member.id))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t("kick.button", lang, name=match.name_of(member.id))[:LABEL_MAX],
+            style=discord.ButtonStyle.danger,
+            custom_id=custom_id("kick", match.id, match.version, member.id),
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(KickButton(button, match.id, match.version, str(member.id)))
+        await interaction.response.send_message(
+            t("kick.confirm", lang, name=name), view=unstored(view), ephemeral=True
+        )
+
+
+# --- /poker resume -------------------------------------------------------------------------
+
+
+@app_commands.command(name="resume", description=t("commands.resume"))
+async def resume(interaction: discord.Interaction[Any]) -> None:
+    """Post the game's live message again: for its players, its host and managers, and
+    at most once a minute (a repost pings the player to move)."""
+    lang = reply_language(interaction)
+    deps = _deps(interaction)
+    async with guard(interaction, lang, "/poker resume"):
+        match = await _in_channel(interaction)
+        user_id = interaction.user.id
+        allowed = (
+            match.seat(user_id) is not None
+            or user_id == match.host_id
+            or is_manager(interaction, match.guild_id)
+        )
+        if not allowed:
+            raise GameError("resume.not_yours")
+        check_permissions(interaction)
+        now, last = deps.service.clock(), deps.reposts.get(match.id)
+        if last is not None and now - last < REPOST_EVERY:
+            raise GameError(
+                "resume.too_soon", when=f"<t:{int((last + REPOST_EVERY).timestamp())}:R>"
+            )
+        deps.reposts[match.id] = now
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await deps.service.repost(match.id)
+        await interaction.followup.send(t("resume.done", lang), ephemeral=True)
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    new,
+    scorecard,
+    rules_card,
+    leave,
+    cancel,
+    kick,
+    resume,
+)
+
+
+class PlayCog(commands.Cog, name="Play"):
+    def __init__(self, bot: commands.Bot, deps: PlayDeps, publisher: DiscordPublisher) -> None:
+        self.bot = bot
+        self.deps = deps
+        self.publisher = publisher
+        service = deps.service
+        self.timers = TurnTimers(service, deps.solutions, deps.dice)
+        self.computers = ComputerPlayers(
+            service, deps.solutions, deps.dice, bot, pause=deps.bot_pause
+        )
+        self.analysis = Analysis(service, deps.solutions, publisher)
+        for observer in (self.timers, self.computers, self.analysis):
+            service.subscribe(observer)
+        self._unknown = unknown_control(CONTROLS.values())
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*CONTROLS.values(), self._unknown)
+        loaded = await self.deps.service.load_active()
+        log.info("loaded %d active game(s)", len(loaded))
+        # Games whose computer seat was to move when the bot stopped continue now.
+        self.computers.resume(loaded)
+        await self.timers.start(loaded)
+
+    async def cog_unload(self) -> None:
+        await self.computers.stop()
+        await self.analysis.stop()
+        self.timers.stop()
+        self.bot.remove_dynamic_items(*CONTROLS.values(), self._unknown)
+
+
+__all__ = ["COMMANDS", "PlayCog", "lobby_view"]

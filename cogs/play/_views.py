@@ -1,172 +1,42 @@
-"""Buttons and the select: `DynamicItem`s whose custom_id carries the game and version.
+"""The lobby's and the turn's controls (`…Button`, `…Select`) and the views that hold them.
 
-`poker:<action>:<game>:<version>[:<arg>]` — a click on any old message (even after a
-restart) reaches the right game; a click whose version is not the table's is refused as
-out of date. One class per action, kept in `CONTROLS` (register new ones with
-`@control("hint")`: the cog registers everything in the registry in `cog_load`).
+Each control asks the table (`Match`) for the change and the service for the rest: the
+rules live in the match and the engine, and a button is enabled from what the engine
+says can be done (`can_hold`, `can_roll`, `can_pass`), never from raw state.
 """
 
 from __future__ import annotations
 
-import logging
-import re
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any
 
 import discord
-from discord.ext import commands
 
-from bot import render
+from bot.engine import GameError
 from bot.i18n import t
-from bot.i18n.translator import reply_language
+from bot.match import COMPUTER_LEVELS, MAX_SEATS, Match
+from bot.render import card_embed, option_label
+from cogs._edge import (
+    check_permissions,
+    is_manager,
+    reply_language,
+    shown_name,
+    to_discord,
+)
 
-from ._table import Refusal, Table
+from ._controls import (
+    Control,
+    PlayDeps,
+    control,
+    custom_id,
+    small_int,
+    template,
+    unstored,
+)
 
-if TYPE_CHECKING:
-    from ._service import GameService
-
-log = logging.getLogger(__name__)
-
-PREFIX = "poker"
 DIE_STYLE = discord.ButtonStyle.secondary
 HELD_STYLE = discord.ButtonStyle.success
 HELD_MARK = "🔒"
-
-
-def template(action: str) -> str:
-    return rf"{PREFIX}:{action}:(?P<game>\d+):(?P<v>\d+)(?::(?P<arg>\w+))?"
-
-
-def custom_id(action: str, game: int, version: int, arg: object | None = None) -> str:
-    tail = "" if arg is None else f":{arg}"
-    return f"{PREFIX}:{action}:{game}:{version}{tail}"
-
-
-def version_shown(message: Any, game: int) -> int | None:
-    """The state version a game message's controls carry (None: no controls of `game`)."""
-    for row in getattr(message, "components", None) or ():
-        for item in getattr(row, "children", ()):
-            parts = (getattr(item, "custom_id", None) or "").split(":")
-            if len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game):
-                return int(parts[3]) if parts[3].isascii() and parts[3].isdigit() else None
-    return None
-
-
-def unstored(view: discord.ui.View) -> discord.ui.View:
-    """A view discord.py will not keep per message: the registered DynamicItems answer
-    its clicks, so a stored copy per turn message would only grow memory forever."""
-    view.stop()
-    return view
-
-
-CONTROLS: dict[str, type[Control]] = {}
-C = TypeVar("C", bound="type[Control]")
-
-
-def control(action: str) -> Callable[[C], C]:
-    """Register a control class under its action name."""
-
-    def register(cls: C) -> C:
-        cls.action = action
-        CONTROLS[action] = cls
-        return cls
-
-    return register
-
-
-def service_of(client: discord.Client) -> GameService:
-    cog = client.get_cog("Play") if isinstance(client, commands.Bot) else None
-    if cog is None:
-        raise RuntimeError("the play cog is not loaded")
-    service: GameService = cog.service  # type: ignore[attr-defined]
-    return service
-
-
-async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
-
-
-@asynccontextmanager
-async def guard(interaction: discord.Interaction, lang: str, context: str) -> AsyncIterator[None]:
-    """Turn refusals and failures into an ephemeral answer: never "interaction failed"."""
-    from ._service import MissingPermissions  # noqa: PLC0415 - the service imports us
-
-    try:
-        yield
-    except Refusal as refusal:
-        await reply(interaction, t(refusal.key, lang, **refusal.values))
-    except MissingPermissions as missing:
-        names = ", ".join(t(f"permissions.{p}", lang) for p in missing.permissions)
-        await reply(interaction, t("errors.missing_permissions", lang, permissions=names))
-    except Exception:
-        log.exception(
-            "%s failed (user %s, channel %s)",
-            context,
-            interaction.user.id,
-            interaction.channel_id,
-        )
-        try:
-            await reply(interaction, t("errors.internal", lang))
-        except discord.HTTPException:
-            log.exception("could not tell the user about the failure of %s", context)
-    else:
-        if not interaction.response.is_done():
-            await interaction.response.defer()
-
-
-def check_permissions(interaction: discord.Interaction) -> None:
-    """Refuse before changing anything when the bot could not post the result."""
-    from ._service import MissingPermissions, missing_permissions  # noqa: PLC0415
-
-    missing = missing_permissions(interaction.app_permissions, interaction.channel)
-    if missing:
-        raise MissingPermissions(missing)
-
-
-class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
-    """The base of every poker control; subclasses set `action` and implement `run`."""
-
-    action: ClassVar[str] = ""
-    versioned: ClassVar[bool] = True  # False: valid as long as the game is active
-
-    def __init__(self, item: Any, game: int, version: int, arg: str | None = None) -> None:
-        super().__init__(item)
-        self.game = game
-        self.version = version
-        self.arg = arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, _interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Control:
-        return cls(item, int(match["game"]), int(match["v"]), match["arg"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction.client)
-        # Refusals are ephemeral: in the clicker's language, not the game's.
-        async with guard(interaction, reply_language(interaction), self.custom_id):
-            await self.run(interaction, service)
-
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        raise NotImplementedError
-
-    async def apply(
-        self,
-        interaction: discord.Interaction,
-        service: GameService,
-        change: Callable[[Table], Table],
-    ) -> Table:
-        return await service.apply(
-            self.game,
-            change,
-            version=self.version if self.versioned else None,
-            interaction=interaction,
-        )
+REMOVE = "remove"  # the computer-seat select's value prefix that removes a seat
 
 
 # --- the lobby ------------------------------------------------------------------------
@@ -175,169 +45,232 @@ class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
 
 
 @control("join")
-class Join(Control, template=template("join")):
+class JoinButton(Control, template=template("join")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user = interaction.user
-        await self.apply(interaction, service, lambda tb: tb.join(user.id, shown_name(user)))
+        await self.apply(interaction, deps, lambda m: m.join(user.id, shown_name(user)))
 
 
 @control("leave")
-class LeaveLobby(Control, template=template("leave")):
+class LeaveLobbyButton(Control, template=template("leave")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         user_id = interaction.user.id
-        await self.apply(interaction, service, lambda tb: tb.leave_lobby(user_id))
+        await self.apply(interaction, deps, lambda m: m.leave_lobby(user_id))
 
 
 @control("start")
-class Start(Control, template=template("start")):
+class StartButton(Control, template=template("start")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         check_permissions(interaction)
-        user_id, dice = interaction.user.id, service.bot.dice
-        now = discord.utils.utcnow().isoformat()
-        await self.apply(interaction, service, lambda tb: tb.start(user_id, dice, now))
+        user_id, dice, now = interaction.user.id, deps.dice, deps.service.clock()
+        await self.apply(interaction, deps, lambda m: m.start(user_id, dice, now))
 
 
 @control("cancel")
-class Cancel(Control, template=template("cancel")):
+class CancelButton(Control, template=template("cancel")):
     versioned = False
 
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        user_id, manager = interaction.user.id, is_manager(interaction)
-        await self.apply(interaction, service, lambda tb: tb.cancel(user_id, manager=manager))
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        user_id, manager = interaction.user.id, is_manager(interaction, match.guild_id)
+        await self.apply(interaction, deps, lambda m: m.cancel(user_id, manager=manager))
 
 
-def shown_name(user: discord.abc.User) -> str:
-    """A member's name as the game shows it: markdown in names must not restyle embeds."""
-    return discord.utils.escape_markdown(user.display_name)
+@control("addbot")
+class ComputerSelect(Control, template=template("addbot")):
+    """The host's select: add a computer player of the chosen level, or remove one."""
+
+    versioned = False  # like Join: lobby controls stay valid while the lobby is open
+
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        values = getattr(self.item, "values", None) or []
+        choice = values[0] if len(values) == 1 else ""
+        user_id = interaction.user.id
+        if choice in COMPUTER_LEVELS:
+            if (
+                match.guild_id is not None
+                and not (await deps.store.guild_settings(match.guild_id)).bots_allowed
+            ):
+                raise GameError("bots.not_allowed")
+            check_permissions(interaction)
+            await self.apply(interaction, deps, lambda m: m.add_computer(user_id, choice))
+            if choice == "perfect":  # start loading its table while the lobby fills
+                deps.solutions.get(match.rules)
+            return
+        seat = (
+            small_int(choice.removeprefix(REMOVE), 1, MAX_SEATS)
+            if choice.startswith(REMOVE)
+            else None
+        )
+        if seat is None:
+            raise GameError("errors.stale")
+        await self.apply(interaction, deps, lambda m: m.remove_computer(user_id, -seat))
 
 
-def is_manager(interaction: discord.Interaction) -> bool:
-    user = interaction.user
-    return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+def computer_select(match: Match) -> discord.ui.Item[Any] | None:
+    """A level to add (while a seat is free), a computer seat to remove (value
+    `remove<n>` for seat -n); None when it would be empty."""
+    lang, g, v = match.lang, match.id, match.version
+    options = []
+    if len(match.seats) < MAX_SEATS:
+        options += [
+            discord.SelectOption(
+                label=t(f"bots.level_{level}", lang),
+                value=level,
+                description=t(f"bots.describe_{level}", lang)[:100],
+            )
+            for level in COMPUTER_LEVELS
+        ]
+    options += [
+        discord.SelectOption(
+            label=t("bots.remove", lang, name=s.name)[:100], value=f"{REMOVE}{-s.user_id}"
+        )
+        for s in match.seats
+        if s.is_bot
+    ]
+    if not options:
+        return None
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        placeholder=t("bots.add", lang),
+        custom_id=custom_id("addbot", g, v),
+        options=options,  # at most 3 levels + 7 computer seats: under Discord's 25
+        row=1,
+    )
+    return ComputerSelect(select, g, v)
+
+
+def lobby_view(match: Match, *, computers: bool = True) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    lang, g, v = match.lang, match.id, match.version
+    for cls, key, style in (
+        (JoinButton, "join", discord.ButtonStyle.success),
+        (LeaveLobbyButton, "leave", discord.ButtonStyle.secondary),
+        (StartButton, "start", discord.ButtonStyle.primary),
+        (CancelButton, "cancel", discord.ButtonStyle.danger),
+    ):
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t(f"lobby.{key}", lang), style=style, custom_id=custom_id(key, g, v), row=0
+        )
+        view.add_item(cls(button, g, v))
+    select = computer_select(match) if computers else None
+    if select is not None:
+        view.add_item(select)
+    return unstored(view)
 
 
 # --- the turn -------------------------------------------------------------------------
 
 
 @control("hold")
-class Hold(Control, template=template("hold")):
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        if self.arg is None or not (self.arg.isascii() and self.arg.isdigit()):
-            raise Refusal("errors.stale")
-        user_id, position = interaction.user.id, int(self.arg)
-        await self.apply(interaction, service, lambda tb: tb.toggle_hold(user_id, position))
+class HoldButton(Control, template=template("hold")):
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        position = small_int(self.arg, 0, 4)
+        if position is None:
+            raise GameError("errors.stale")
+        user_id = interaction.user.id
+        await self.apply(interaction, deps, lambda m: m.toggle_hold(user_id, position))
 
 
 @control("roll")
-class Roll(Control, template=template("roll")):
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        user_id, dice = interaction.user.id, service.bot.dice
-        await self.apply(interaction, service, lambda tb: tb.roll(user_id, dice))
+class RollButton(Control, template=template("roll")):
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        user_id, dice = interaction.user.id, deps.dice
+        await self.apply(interaction, deps, lambda m: m.roll(user_id, dice))
 
 
 @control("score")
 class ScoreSelect(Control, template=template("score")):
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         values = getattr(self.item, "values", None) or []
         if len(values) != 1:
-            raise Refusal("errors.stale")
+            raise GameError("errors.stale")
         check_permissions(interaction)
         user_id, row = interaction.user.id, values[0]
-        await self.apply(interaction, service, lambda tb: tb.score(user_id, row))
+        await self.apply(interaction, deps, lambda m: m.score(user_id, row))
 
 
 @control("pass")
-class PassTurn(Control, template=template("pass")):
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
+class PassButton(Control, template=template("pass")):
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
         check_permissions(interaction)
         user_id = interaction.user.id
-        await self.apply(interaction, service, lambda tb: tb.pass_turn(user_id))
+        await self.apply(interaction, deps, lambda m: m.pass_turn(user_id))
 
 
 @control("card")
 class CardButton(Control, template=template("card")):
-    """Read-only: the clicker's full card (or the current player's), ephemeral."""
+    """Read-only: the clicker's full card (or the current player's), privately."""
 
     versioned = False
 
-    async def run(self, interaction: discord.Interaction, service: GameService) -> None:
-        table = await service.get(self.game)
-        if table is None or table.game is None:
-            raise Refusal("errors.stale")
-        game = table.game
+    async def run(
+        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+    ) -> None:
+        game = match.require_game()
         player = str(interaction.user.id)
         if player not in game.players:
             player = game.player if not game.finished else game.players[0]
         lang = reply_language(interaction)
-        embed = render.card_embed(game, player, table.names, table.id, lang)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed = card_embed(game, player, match.names, match.id, lang)
+        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 
 
-# --- builders ---------------------------------------------------------------------------
-
-
-def lobby_view(table: Table) -> discord.ui.View:
+def turn_view(match: Match, *, hint: discord.ui.Item[Any] | None = None) -> discord.ui.View:
+    """Five dice (tap to hold), Roll, [Pass], Scorecard, [Hint], and the select of rows."""
+    game = match.require_game()
+    lang, g, v = match.lang, match.id, match.version
+    player = game.player
     view = discord.ui.View(timeout=None)
-    lang, g, v = table.lang, table.id, table.version
-    for cls, key, style in (
-        (Join, "join", discord.ButtonStyle.success),
-        (LeaveLobby, "leave", discord.ButtonStyle.secondary),
-        (Start, "start", discord.ButtonStyle.primary),
-        (Cancel, "cancel", discord.ButtonStyle.danger),
-    ):
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=t(f"lobby.{key}", lang), style=style, custom_id=custom_id(key, g, v), row=0
-        )
-        view.add_item(cls(button, g, v))
-    from ._bots import add_bot_select  # noqa: PLC0415 - _bots builds on this module
-
-    add = add_bot_select(table)
-    if add is not None:
-        view.add_item(add)
-    return unstored(view)
-
-
-def turn_view(table: Table, *, hints: bool = True) -> discord.ui.View:
-    """Five dice (hold toggles), Roll, [Pass], Scorecard, [Hint], and the select of rows."""
-    game = table.require_game()
-    lang, g, v = table.lang, table.id, table.version
-    view = discord.ui.View(timeout=None)
-    can_hold = bool(game.dice) and game.throws_left() > 0
     for pos in range(5):
         held = pos in game.held
-        label = str(game.dice[pos]) if game.dice else t("turn.die_unthrown", lang)
         die: discord.ui.Button[Any] = discord.ui.Button(
-            label=label,
+            label=str(game.dice[pos]) if game.dice else t("turn.die_unthrown", lang),
             emoji=HELD_MARK if held else None,
             style=HELD_STYLE if held else DIE_STYLE,
             custom_id=custom_id("hold", g, v, pos),
-            disabled=not can_hold,
+            disabled=not game.can_hold(player, pos),
             row=0,
         )
-        view.add_item(Hold(die, g, v, str(pos)))
-    left = game.throws_left()
+        view.add_item(HoldButton(die, g, v, str(pos)))
     roll: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("turn.roll", lang, left=left) if left else t("turn.roll_none", lang),
+        label=t("turn.roll", lang),
         style=discord.ButtonStyle.primary,
         custom_id=custom_id("roll", g, v),
-        disabled=left == 0,
+        disabled=not game.can_roll(player),
         row=1,
     )
-    view.add_item(Roll(roll, g, v))
-    if game.rules.banked:
+    view.add_item(RollButton(roll, g, v))
+    if game.can_pass(player):
         passing: discord.ui.Button[Any] = discord.ui.Button(
             label=t("turn.pass", lang),
             style=discord.ButtonStyle.danger,
             custom_id=custom_id("pass", g, v),
             row=1,
         )
-        view.add_item(PassTurn(passing, g, v))
+        view.add_item(PassButton(passing, g, v))
     card: discord.ui.Button[Any] = discord.ui.Button(
         label=t("turn.card", lang),
         style=discord.ButtonStyle.secondary,
@@ -345,19 +278,15 @@ def turn_view(table: Table, *, hints: bool = True) -> discord.ui.View:
         row=1,
     )
     view.add_item(CardButton(card, g, v))
-    if hints:
-        from ._hint import hint_button  # noqa: PLC0415 - _hint builds on this module
-
-        hint = hint_button(table)
-        if hint is not None:
-            view.add_item(hint)
+    if hint is not None:
+        view.add_item(hint)
     options = game.options()
     if options:
         select: discord.ui.Select[Any] = discord.ui.Select(
             placeholder=t("turn.select", lang),
             custom_id=custom_id("score", g, v),
             options=[
-                discord.SelectOption(label=render.option_label(o, game.rules, lang), value=o.row)
+                discord.SelectOption(label=option_label(o, game.rules, lang), value=o.row)
                 for o in options[:25]
             ],
             row=2,

@@ -175,8 +175,8 @@ class SqliteStore:
         """
         conn = self._conn
         async with self._lock:
-            done = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
-        return cast(T, done)
+            result = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
+        return cast(T, result)
 
     # --- games ------------------------------------------------------------------
 
@@ -401,14 +401,18 @@ class SqliteStore:
         page = min(max(page, 0), ID_MAX // per_page - 1)
         async with self._lock:
             rows = await _all(
-                self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+                self._conn,
+                sql,
+                (*scope, guild_id, page * per_page, (page + 1) * per_page, member_id),
             )
             if not any(r["pos"] > page * per_page for r in rows) and page > 0:
                 # Past the last page (the board shrank since the button was drawn): the last.
                 ranked = rows[0]["n"] if rows else await _board_size(self._conn, sql, scope)
                 page = max(0, (ranked - 1) // per_page)
                 rows = await _all(
-                    self._conn, sql, (*scope, page * per_page, (page + 1) * per_page, member_id)
+                    self._conn,
+                    sql,
+                    (*scope, guild_id, page * per_page, (page + 1) * per_page, member_id),
                 )
             ranked = rows[0]["n"] if rows else 0
             has_games = ranked > 0 or bool(
@@ -569,7 +573,9 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         f" RANK() OVER (ORDER BY {value} {direction}) AS rnk,"
         f" ROW_NUMBER() OVER (ORDER BY {value} {direction}, player_id) AS pos,"
         " COUNT(*) OVER () AS n FROM agg)"
-        " SELECT * FROM ranked WHERE (pos > ? AND pos <= ?) OR player_id IS ? ORDER BY pos"
+        " SELECT ranked.*, COALESCE(m.name, '') AS name FROM ranked"
+        " LEFT JOIN member_names m ON m.guild_id = ? AND m.player_id = ranked.player_id"
+        " WHERE (pos > ? AND pos <= ?) OR ranked.player_id IS ? ORDER BY pos"
     )
 
 
@@ -613,7 +619,7 @@ async def _all(
 
 
 async def _board_size(conn: aiosqlite.Connection, sql: str, scope: tuple[Any, ...]) -> int:
-    rows = await _all(conn, sql, (*scope, 0, 1, None))
+    rows = await _all(conn, sql, (*scope, scope[0], 0, 1, None))
     return int(rows[0]["n"]) if rows else 0
 
 
@@ -624,6 +630,7 @@ def _line(row: aiosqlite.Row) -> BoardLine:
         player_id=row["player_id"],
         value=row["value"],
         games=row["games"],
+        name=row["name"],
     )
 
 
@@ -787,9 +794,14 @@ def _record(row: aiosqlite.Row | sqlite3.Row) -> GameRecord:
         state=json.loads(row["state"]),
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
-        # (a database opened `upto` an older schema for an upgrade test has no column)
-        deadline=from_text(row["deadline"]) if "deadline" in row.keys() and row["deadline"] else None,  # noqa: SIM118, E501
+        deadline=_deadline(row),
     )
+
+
+def _deadline(row: aiosqlite.Row | sqlite3.Row) -> datetime | None:
+    # (a database opened `upto` an older schema for an upgrade test has no column)
+    text = row["deadline"] if "deadline" in row.keys() else None  # noqa: SIM118 - a Row
+    return from_text(text) if text else None
 
 
 async def _user_version(conn: aiosqlite.Connection) -> int:

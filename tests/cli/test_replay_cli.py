@@ -85,7 +85,7 @@ def test_rules_md_example_from_a_file_and_from_stdin(tmp_path):
 
 
 def test_a_finished_classic_game_by_hand(tmp_path):
-    """One player, every row worked out by hand from RULES.md."""
+    """One player, every row worked out by hand from docs/rules.md."""
     script = [
         ("ones", [1, 1, 1, 1, 2]),  # +1
         ("twos", [2, 2, 2, 2, 2]),  # +4

@@ -252,13 +252,14 @@ async def test_board_reads_the_running_totals_by_index(sqlite_store: SqliteStore
         (False, "USING INDEX standings_by_member (guild_id=?)"),
         (True, "USING PRIMARY KEY (guild_id=? AND rules=?)"),
     ):
-        params = (1, "classic", 0, 10, None) if by_rules else (1, 0, 10, None)
+        params = (1, "classic", 1, 0, 10, None) if by_rules else (1, 1, 0, 10, None)
         async with store._conn.execute(
             "EXPLAIN QUERY PLAN " + _BOARD_SQL[("net", by_rules)], params
         ) as cur:
             plan = " | ".join(str(tuple(r)) for r in await cur.fetchall())
         assert f"SEARCH standings {index}" in plan, plan
         assert "SCAN results" not in plan, plan
+        assert "SCAN m" not in plan, plan  # names by primary key
         assert "SEARCH results" not in plan, plan
 
 

@@ -1,4 +1,4 @@
-"""An INDEPENDENT reading of RULES.md, written without looking at bot/engine's code paths.
+"""An INDEPENDENT reading of docs/rules.md, written without looking at bot/engine's code paths.
 
 Scoring is brute force over sub-multisets of the dice (which dice FORM a figure, best
 choice), and a replay is a plain loop over the actions with its own bookkeeping. The
@@ -155,7 +155,7 @@ def joker_value(row: str, dice: Sequence[int]) -> int:
 
 
 def replay(doc: dict[str, Any]) -> dict[str, Any]:
-    """The RULES.md output of a LEGAL replay document, computed from scratch."""
+    """The docs/rules.md output of a LEGAL replay document, computed from scratch."""
     rules: str = doc["rules"]
     names: list[str] = doc["players"]
     rows = ROWS[rules]

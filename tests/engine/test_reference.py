@@ -1,4 +1,4 @@
-"""The engine against an independent reading of RULES.md (tests/engine/reference.py)."""
+"""The engine against an independent reading of docs/rules.md (tests/engine/reference.py)."""
 
 from __future__ import annotations
 

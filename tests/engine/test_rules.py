@@ -1,4 +1,4 @@
-"""Unit tests of every rule of RULES.md, played through `Game` (not only the scorers)."""
+"""Unit tests of every rule of docs/rules.md, played through `Game` (not only the scorers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, by name."""
+"""Every worked example of docs/rules.md, by name."""
 
 import pytest
 

@@ -16,9 +16,9 @@ from PIL import Image
 
 from bot.demo import control_id, current_player, open_game, play_out, play_turn
 from bot.engine import get_rules
-from bot.i18n import catalog, t
-from bot.i18n.translator import game_language, reply_language, rules_name
+from bot.i18n import catalog, game_language, rules_name, t
 from bot.render.image import FILENAME
+from cogs._edge import reply_language
 
 # Words that only the English catalog uses in public game messages.
 ENGLISH = ("Scorecard", "Final standings", "throw", "Roll", "recorded", "Opening throw")
@@ -158,7 +158,9 @@ async def test_a_new_game_speaks_the_servers_language_and_refusals_the_members(s
         await bob.click(res.response, custom_id=control_id(res.response, "join"))
         await ann.click(res.response, custom_id=control_id(res.response, "start"))
         turn = channel.last_message
-        assert turn.embeds[0].title.endswith(t("turn.title_first", "hi", name="").strip())
+        # ARCH.md: "The opening throw is an embed of the first turn message": the turn's
+        # own embed is the last one (was the first: the opening throw was its own message).
+        assert turn.embeds[-1].title.endswith(t("turn.title_first", "hi", name="").strip())
         # The one whose turn it is not clicks Roll: told so privately, in their own
         # language (simcord's members use en-US), while the game stays in Hindi.
         waiting = next(m for m in (ann, bob) if m is not current_player(turn, [ann, bob]))

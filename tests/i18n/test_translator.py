@@ -8,8 +8,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.i18n import LANGUAGES, catalog, translator
-from bot.i18n.translator import LOCALES, CatalogTranslator, key_for, valid_name
+from bot.i18n import LANGUAGES, catalog
+from cogs import _translator as translator
+from cogs._translator import LOCALES, CatalogTranslator, key_for, valid_name
 
 OTHERS = ("ru", "ro", "hi")
 LOCALE_OF = {
@@ -142,7 +143,7 @@ async def test_a_bad_catalog_name_falls_back_to_english_with_a_warning(
         app_commands.TranslationContextLocation.command_name, command
     )
     monkeypatch.setattr(translator, "catalog", lambda lang: {"commands.names.new": "Новая Игра"})
-    with caplog.at_level(logging.WARNING, logger="bot.i18n.translator"):
+    with caplog.at_level(logging.WARNING, logger="cogs._translator"):
         got = await CatalogTranslator().translate(
             app_commands.locale_str("new"), discord.Locale.russian, context
         )

@@ -1,0 +1,23 @@
+"""The table in a channel: seats, the lobby, turns, deadlines and strikes (pure)."""
+
+from .model import (
+    ACTIVE,
+    AWAY_AFTER,
+    COMPUTER_LEVELS,
+    LOBBY_TTL,
+    MAX_SEATS,
+    Match,
+    Opening,
+    Seat,
+)
+
+__all__ = [
+    "ACTIVE",
+    "AWAY_AFTER",
+    "COMPUTER_LEVELS",
+    "LOBBY_TTL",
+    "MAX_SEATS",
+    "Match",
+    "Opening",
+    "Seat",
+]

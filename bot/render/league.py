@@ -1,0 +1,240 @@
+"""What the league shows: leaderboard pages, member stats, history, server settings.
+
+Pure: the store's records in, `Embed`s out (the Discord edge attaches the pager buttons).
+Members are shown by name (the name they last played under): a mention inside an embed
+renders only for members the reader's client happens to have cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.i18n import rules_name, t
+
+from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, cut, safe
+from .text import number
+
+NAME_MAX = 24  # names in history fields: keeps ten games inside one embed
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    player_id: int
+    name: str  # as typed
+    value: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Board:
+    metric: str
+    rules: str | None
+    page: int  # 0-based
+    pages: int
+    ranked: int
+    rows: Sequence[BoardRow]
+    me: BoardRow | None
+    has_games: bool
+    skill_min: int
+
+
+def value_text(metric: str, value: float) -> str:
+    """A metric's value as shown (one minus sign everywhere: render's `number`)."""
+    if metric in ("wins", "best", "daily"):
+        return number(round(value))
+    if metric == "net":
+        return number(round(value, 2), sign=True) if round(value, 2) else "0"
+    return f"{number(round(value, 2))}"
+
+
+def metric_name(metric: str, lang: str) -> str:
+    return t(f"leaderboard.metric_{metric}", lang)
+
+
+def scope_name(rules: str | None, lang: str) -> str:
+    return rules_name(rules, lang) if rules else t("leaderboard.all_rules", lang)
+
+
+def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
+    text = t(
+        "leaderboard.line",
+        lang,
+        rank=row.rank,
+        member=safe(row.name),
+        value=value_text(metric, row.value),
+        games=row.games,
+    )
+    return f"**{text}**" if me else text
+
+
+def board_embed(board: Board, member_id: int, lang: str) -> Embed:
+    embed = Embed(
+        title=t(
+            "leaderboard.title",
+            lang,
+            metric=metric_name(board.metric, lang),
+            scope=scope_name(board.rules, lang),
+        ),
+        colour=GOLD,
+    )
+    if not board.rows and board.metric == "skill" and board.has_games:
+        embed.description = t("leaderboard.empty_skill", lang, n=board.skill_min)
+    elif not board.rows:
+        embed.description = t("leaderboard.empty", lang)
+    else:
+        lines = [_line(x, board.metric, lang, me=x.player_id == member_id) for x in board.rows]
+        if board.me is not None and all(x.player_id != member_id for x in board.rows):
+            lines += ["…", _line(board.me, board.metric, lang, me=True)]
+        elif board.me is None:
+            lines += ["", t("leaderboard.not_ranked", lang)]
+        embed.description = "\n".join(lines)
+    footer = t("leaderboard.footer", lang, page=board.page + 1, pages=board.pages, n=board.ranked)
+    if board.metric == "skill":
+        footer += " · " + t("leaderboard.skill_note", lang, n=board.skill_min)
+    embed.footer = footer
+    return embed
+
+
+# --- stats --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatsBlock:
+    rules: str | None  # None: every rule set together
+    games: int
+    wins: int
+    average: float
+    best: int
+    net: float
+    skill: float | None
+    analysed: int
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
+
+
+def stats_block(s: StatsBlock, lang: str) -> str:
+    skill = (
+        t("stats.skill_value", lang, value=f"{s.skill:.2f}", n=s.analysed)
+        if s.skill is not None
+        else t("stats.skill_none", lang)
+    )
+    return t(
+        "stats.block",
+        lang,
+        games=s.games,
+        wins=s.wins,
+        rate=percent(s.wins, s.games),
+        average=number(round(s.average, 2)),
+        best=number(s.best),
+        net=value_text("net", s.net),
+        skill=skill,
+    )
+
+
+def stats_embed(name: str, blocks: Sequence[StatsBlock], lang: str) -> Embed:
+    embed = Embed(title=t("stats.title", lang, name=safe(name)), colour=BLURPLE)
+    for s in blocks:
+        label = t("stats.overall", lang) if s.rules is None else rules_name(s.rules, lang)
+        embed.add_field(label, stats_block(s, lang))
+    return embed
+
+
+# --- history ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game_id: int
+    rules: str
+    finished_at: datetime
+    scores: Sequence[tuple[str, int, int]]  # (name as typed, total, rank) in seat order
+    link: str
+
+
+def _short(name: str) -> str:
+    return safe(cut(name, NAME_MAX))
+
+
+def history_embed(entries: Sequence[HistoryEntry], page: int, pages: int, lang: str) -> Embed:
+    embed = Embed(title=t("history.title", lang), colour=DARK_TEAL)
+    if not entries:
+        embed.description = t("history.empty", lang)
+        return embed
+    for entry in entries:
+        ranked = sorted(enumerate(entry.scores), key=lambda x: (x[1][2], x[0]))
+        winners = ", ".join(_short(n) for n, _, rank in entry.scores if rank == 1) or "—"
+        scores = ", ".join(f"{_short(n)} {number(total)}" for _, (n, total, _) in ranked)
+        embed.add_field(
+            t("history.game", lang, id=entry.game_id, rules=rules_name(entry.rules, lang)),
+            t(
+                "history.entry",
+                lang,
+                date=f"<t:{int(entry.finished_at.timestamp())}:f>",
+                winner=winners,
+                scores=scores or "—",
+                link=entry.link,
+            ),
+        )
+    embed.footer = t("history.footer", lang, page=page + 1, pages=pages)
+    return embed
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettingsView:
+    default_rules: str | None
+    turn_timeout: int
+    bots_allowed: bool
+    hints_allowed: bool
+    images: bool
+    language: str | None
+    scorecards: str
+
+
+def duration_text(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+        f"{secs}s" if secs else "",
+    ]
+    return "".join(parts) or "0s"
+
+
+def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
+    def yes_no(flag: bool) -> str:
+        return t("settings.yes" if flag else "settings.no", lang)
+
+    title = t(
+        "settings.changed" if changed_by else "settings.title",
+        lang,
+        name=safe(changed_by or ""),
+    )
+    embed = Embed(title=title, colour=DARK_GREY)
+    rules = settings.default_rules
+    language = settings.language
+    rows = [
+        ("default_rules", rules_name(rules, lang) if rules else t("settings.rules_default", lang)),
+        ("turn_timeout", duration_text(settings.turn_timeout)),
+        ("bots", yes_no(settings.bots_allowed)),
+        ("hints", yes_no(settings.hints_allowed)),
+        ("images", yes_no(settings.images)),
+        ("scorecards", t(f"settings.scorecards_{settings.scorecards}", lang)),
+        (
+            "language",
+            t(f"commands.choices.{language}", lang)
+            if language
+            else t("settings.language_auto", lang),
+        ),
+    ]
+    for key, value in rows:
+        embed.add_field(t(f"settings.{key}", lang), value, inline=True)
+    return embed

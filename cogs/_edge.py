@@ -1,0 +1,190 @@
+"""What every command and control of the bot shares at the Discord edge.
+
+- `guard`: a refusal (`GameError`) becomes a polite ephemeral answer in the member's
+  language; a failure is logged with its context and answered honestly — "nothing was
+  changed" only when nothing was, "saved, but not shown" when the change was committed.
+- `reply`: an ephemeral answer whether or not the interaction was answered already.
+- language choice: ephemeral answers follow the member's Discord language, public
+  messages the server's (`/poker settings language:`, else its preferred locale).
+- `is_manager`: Manage Server, judged in the guild the game belongs to.
+- `check_permissions`: refuse before changing anything when the bot could not post.
+- `to_discord`: render's plain embeds as discord.py's.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, cast
+
+import discord
+
+from bot.engine import FACE, LOWER, GameError
+from bot.i18n import game_language, language_of, rules_name, t
+from bot.render.embed import Embed, safe
+from db import GameStore
+
+log = logging.getLogger(__name__)
+
+COMMITTED = "poker_committed"  # Interaction.extras key: a change of this interaction is stored
+NEEDED = ("view_channel", "send_messages", "embed_links")  # to run a game in a channel
+ROWS = frozenset(FACE) | frozenset(LOWER)
+
+
+class MissingPermissions(GameError):  # noqa: N818 - a refusal, shown to the member
+    """The bot cannot post here: `permissions` names them (translated when shown)."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        super().__init__("errors.missing_permissions", permissions=tuple(missing))
+
+
+def missing_permissions(permissions: discord.Permissions, channel: object | None) -> list[str]:
+    needed = list(NEEDED)
+    if isinstance(channel, discord.Thread):
+        needed[1] = "send_messages_in_threads"
+    return [p for p in needed if not getattr(permissions, p)]
+
+
+def check_permissions(interaction: discord.Interaction[Any]) -> None:
+    """Refuse before changing anything when the bot could not post the result."""
+    missing = missing_permissions(interaction.app_permissions, interaction.channel)
+    if missing:
+        raise MissingPermissions(missing)
+
+
+def permission_names(missing: Sequence[str], lang: str) -> str:
+    return ", ".join(t(f"permissions.{p}", lang) for p in missing)
+
+
+def store_of(client: discord.Client) -> GameStore:
+    """The store the app opened for this client."""
+    store = getattr(client, "store", None)
+    if store is None:
+        raise RuntimeError("the store is not open")
+    return cast(GameStore, store)
+
+
+# --- language ---------------------------------------------------------------------------
+
+
+def reply_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of an answer only the member sees: their own Discord client's."""
+    return language_of(str(interaction.locale) if interaction.locale else None)
+
+
+async def public_language(interaction: discord.Interaction[Any], store: GameStore) -> str:
+    """The language of a message everyone in the channel sees: the server's."""
+    setting = None
+    if interaction.guild_id is not None:
+        setting = (await store.guild_settings(interaction.guild_id)).language
+    guild = interaction.guild
+    locale = str(guild.preferred_locale) if guild is not None else None
+    return game_language(None, setting, locale or str(interaction.guild_locale or ""))
+
+
+# --- people -----------------------------------------------------------------------------
+
+
+def shown_name(user: discord.abc.User) -> str:
+    """A member's name as the game shows it, raw: render escapes it where it is shown."""
+    return getattr(user, "display_name", None) or user.name
+
+
+def is_manager(interaction: discord.Interaction[Any], guild_id: int | None) -> bool:
+    """Manage Server in `guild_id` (the game's): powers never cross servers."""
+    user = interaction.user
+    return (
+        guild_id is not None
+        and interaction.guild_id == guild_id
+        and isinstance(user, discord.Member)
+        and user.guild.id == guild_id
+        and user.guild_permissions.manage_guild
+    )
+
+
+# --- answers ----------------------------------------------------------------------------
+
+
+def sentence(text: str) -> str:
+    """A refusal as a sentence on its own: capital first letter, final stop."""
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…।" else text + "."
+
+
+def refusal_text(error: GameError, lang: str) -> str:
+    """The refusal in `lang`, with rows and rule sets named as the language names them."""
+    overrides: dict[str, object] = {}
+    row = error.params.get("row")
+    if isinstance(row, str) and row in ROWS:
+        overrides["row"] = t(f"rows.{row}", lang)
+    rules = error.params.get("rules")
+    if isinstance(rules, str) and "known" not in error.params:
+        overrides["rules"] = rules_name(rules, lang)
+    permissions = error.params.get("permissions")
+    if isinstance(permissions, tuple):  # permission keys, named in the member's language
+        overrides["permissions"] = permission_names(permissions, lang)
+    return sentence(error.message(lang, **overrides))
+
+
+async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+def committed(interaction: discord.Interaction[Any]) -> bool:
+    return bool(interaction.extras.get(COMMITTED))
+
+
+@asynccontextmanager
+async def guard(
+    interaction: discord.Interaction[Any], lang: str, context: str
+) -> AsyncIterator[None]:
+    """Refusals and failures become an ephemeral answer: never "interaction failed", and
+    never "nothing was changed" about a change that was stored."""
+    try:
+        yield
+    except GameError as refusal:
+        await _answer(interaction, refusal_text(refusal, lang), context)
+    except Exception:
+        log.exception(
+            "%s failed (user %s, guild %s, channel %s)",
+            context,
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+        )
+        key = "errors.not_shown" if committed(interaction) else "errors.internal"
+        await _answer(interaction, t(key, lang), context)
+    else:
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+async def _answer(interaction: discord.Interaction[Any], text: str, context: str) -> None:
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer %s (user %s)", context, interaction.user.id)
+
+
+# --- embeds -----------------------------------------------------------------------------
+
+
+def to_discord(embed: Embed) -> discord.Embed:
+    return discord.Embed.from_dict(embed.to_dict())
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def names_of(mapping: Mapping[str, str]) -> dict[str, str]:
+    """Display names escaped for a markdown context (content, refusals)."""
+    return {k: safe(v) for k, v in mapping.items()}

@@ -1,0 +1,139 @@
+"""`/poker leaderboard` pages and their pager buttons (stateless: the id says the page).
+
+`league:board:<metric>:<rules>:<page>:<member>:<way>` — the member who asked turns the
+pages of their message; anyone else who clicks gets the same page privately, with their
+own line. Every number of the id is range-checked before it reaches the store.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.engine import RULESETS, GameError
+from bot.i18n import t
+from bot.render.league import Board, BoardRow, board_embed
+from cogs._edge import guard, public_language, reply_language, store_of, to_discord
+from db import ID_MAX, METRICS, SKILL_MIN_GAMES, BoardLine, BoardPage
+
+PER_PAGE = 10
+PAGE_MAX = 100_000
+ALL_RULES = "all"  # the custom_id's word for "every rule set"
+# The league's own namespace: the play cog answers every other `poker:` id itself (its
+# fallback calls an unknown one out of date), so the pager must not start with `poker:`.
+PREFIX = "league:board"
+
+
+def board_id(metric: str, rules: str | None, page: int, member: int, way: str) -> str:
+    return f"{PREFIX}:{metric}:{rules or ALL_RULES}:{page}:{member}:{way}"
+
+
+def _row(line: BoardLine) -> BoardRow:
+    return BoardRow(line.rank, line.player_id, line.name or str(line.player_id), line.value,
+                    line.games)  # fmt: skip
+
+
+def board_of(page: BoardPage) -> Board:
+    return Board(
+        metric=page.metric,
+        rules=page.rules,
+        page=page.page,
+        pages=page.pages,
+        ranked=page.ranked,
+        rows=[_row(x) for x in page.lines],
+        me=_row(page.me) if page.me is not None else None,
+        has_games=page.has_games,
+        skill_min=SKILL_MIN_GAMES,
+    )
+
+
+def board_view(page: BoardPage, member_id: int, lang: str) -> discord.ui.View:
+    """Previous / page x of y / next."""
+    view = discord.ui.View(timeout=None)
+    buttons = (
+        (t("leaderboard.prev", lang), max(page.page - 1, 0), "p", page.page == 0),
+        (f"{page.page + 1}/{page.pages}", page.page, "c", True),
+        (t("leaderboard.next", lang), min(page.page + 1, page.pages - 1), "n",
+         page.page >= page.pages - 1),
+    )  # fmt: skip
+    for label, target, way, disabled in buttons:
+        view.add_item(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=board_id(page.metric, page.rules, target, member_id, way),
+                disabled=disabled,
+            )
+        )
+    return view
+
+
+async def answer_board(
+    interaction: discord.Interaction[Any],
+    *,
+    metric: str,
+    rules: str | None,
+    page: int,
+    edit: bool,
+    public: bool = False,
+) -> None:
+    """Show a leaderboard page to whoever asked or clicked, with their own line.
+
+    `edit`: turn the page of the message clicked; otherwise a new message (public for the
+    command, private for someone clicking another member's board). A public message
+    speaks the server's language; a private one the member's."""
+    async with guard(interaction, reply_language(interaction), "/poker leaderboard"):
+        if metric not in METRICS or (rules is not None and rules not in RULESETS):
+            raise GameError("errors.stale")
+        store = store_of(interaction.client)
+        lang = (
+            await public_language(interaction, store)
+            if public or edit
+            else reply_language(interaction)
+        )
+        page_data = await store.leaderboard(
+            interaction.guild_id or 0,
+            metric=metric,
+            rules=rules,
+            page=page,
+            per_page=PER_PAGE,
+            member_id=interaction.user.id,
+        )
+        embed = to_discord(board_embed(board_of(page_data), interaction.user.id, lang))
+        view = board_view(page_data, interaction.user.id, lang)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(
+                embed=embed,
+                view=view,
+                ephemeral=not public,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+
+class BoardPager(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"league:board:(?P<metric>[a-z]{1,16}):(?P<rules>[a-z0-9_]{1,16}):(?P<page>\d{1,20}):(?P<member>\d{1,20}):(?P<way>[pnc])",
+):
+    def __init__(self, metric: str, rules: str, page: int, member: int, way: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=board_id(metric, rules, page, member, way)))
+        self.metric, self.rules, self.page = metric, rules, page
+        self.member, self.way = member, way
+
+    @classmethod
+    async def from_custom_id(
+        cls, _i: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BoardPager:
+        # Out of range: page past the end is the last page; a member no one can be.
+        page = min(int(match["page"]), PAGE_MAX)
+        member = int(match["member"])
+        return cls(match["metric"], match["rules"], page, member if member <= ID_MAX else 0,
+                   match["way"])  # fmt: skip
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        rules = None if self.rules == ALL_RULES else self.rules
+        own = interaction.user.id == self.member
+        await answer_board(interaction, metric=self.metric, rules=rules, page=self.page, edit=own)

@@ -1,0 +1,191 @@
+"""`/poker leaderboard|stats|history|export`: a server's games as a league.
+
+Everything shown is read from the store (`db/`), which ranks in SQL; render draws it.
+Public answers speak the server's language, private ones the member's.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import RULESETS, Game, GameError, parse_action
+from bot.engine.replay import ReplayError, document, run
+from bot.i18n import t
+from bot.render.chart import scores_chart_png
+from bot.render.embed import safe
+from bot.render.league import HistoryEntry, StatsBlock, history_embed, stats_embed
+from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
+from db import METRICS, FinishedGame, GameRecord
+
+from ._board import BoardPager, answer_board
+
+log = logging.getLogger(__name__)
+
+RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
+METRIC_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{m}"), value=m) for m in METRICS]
+CHART_GAMES = 20
+HISTORY_PER_PAGE = 10
+
+
+@app_commands.command(name="leaderboard", description=t("commands.leaderboard"))
+@app_commands.describe(
+    rules=t("commands.leaderboard_rules"), metric=t("commands.leaderboard_metric")
+)
+@app_commands.choices(rules=RULE_CHOICES, metric=METRIC_CHOICES)
+async def leaderboard(
+    interaction: discord.Interaction[Any], rules: str | None = None, metric: str = "wins"
+) -> None:
+    await answer_board(interaction, metric=metric, rules=rules, page=0, edit=False, public=True)
+
+
+@app_commands.command(name="stats", description=t("commands.stats"))
+@app_commands.describe(member=t("commands.stats_member"))
+async def stats(
+    interaction: discord.Interaction[Any], member: discord.Member | None = None
+) -> None:
+    async with guard(interaction, reply_language(interaction), "/poker stats"):
+        store = store_of(interaction.client)
+        guild_id = interaction.guild_id or 0
+        target = member or interaction.user
+        name = shown_name(target)
+        numbers = await store.member_stats(guild_id, target.id)
+        if not numbers:
+            raise GameError("stats.none", name=safe(name))
+        lang = await public_language(interaction, store)
+        recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
+        png = scores_chart_png(
+            [r.total for r in recent],
+            won=[r.rank == 1 for r in recent],
+            title=t("stats.chart_title", lang, name=name, n=len(recent)),
+            average_label=t("stats.chart_average", lang),
+        )
+        blocks = [
+            StatsBlock(s.rules, s.games, s.wins, s.average, s.best, s.net, s.skill, s.analysed)
+            for s in numbers
+        ]
+        embed = stats_embed(name, blocks, lang)
+        embed.image = "attachment://scores.png"
+        await interaction.response.send_message(
+            embed=to_discord(embed),
+            file=discord.File(io.BytesIO(png), filename="scores.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def jump_link(game: GameRecord) -> str:
+    state = game.state
+    message = (
+        state.get("final_message_id")
+        or state.get("turn_message_id")
+        or state.get("lobby_message_id")
+    )
+    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    return f"{base}/{message}" if message else base
+
+
+def history_entry(entry: FinishedGame) -> HistoryEntry:
+    results = entry.results
+    finished = results[0].finished_at if results else entry.game.updated_at
+    return HistoryEntry(
+        game_id=entry.game.id,
+        rules=entry.game.rules,
+        finished_at=finished,
+        scores=[(r.name, r.total, r.rank) for r in results],
+        link=jump_link(entry.game),
+    )
+
+
+@app_commands.command(name="history", description=t("commands.history"))
+@app_commands.describe(page=t("commands.history_page"))
+async def history(
+    interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 10_000] = 1
+) -> None:
+    async with guard(interaction, reply_language(interaction), "/poker history"):
+        store = store_of(interaction.client)
+        guild_id = interaction.guild_id or 0
+        lang = await public_language(interaction, store)
+        pages = max(1, -(-(await store.finished_count(guild_id)) // HISTORY_PER_PAGE))
+        index = min(page, pages) - 1
+        games = await store.history(
+            guild_id, limit=HISTORY_PER_PAGE, offset=index * HISTORY_PER_PAGE
+        )
+        embed = history_embed([history_entry(g) for g in games], index, pages, lang)
+        await interaction.response.send_message(
+            embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Display names made distinct (the replay format needs distinct player names)."""
+    out: list[str] = []
+    for name in names:
+        base = name.strip() or "player"
+        shown, n = base, 2
+        while shown in out:
+            shown, n = f"{base} ({n})", n + 1
+        out.append(shown)
+    return out
+
+
+def replay_document(record: GameRecord, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stored actions as a replay input, players under their display names as typed."""
+    state = record.state
+    if not state.get("game"):
+        raise GameError("export.not_started", id=record.id)
+    players = list(Game.from_dict(state["game"]).players)  # engine names, seat order
+    seats = {str(s["user_id"]): s.get("name") or str(s["user_id"]) for s in state.get("seats", ())}
+    shown = dict(zip(players, unique_names([seats.get(p, p) for p in players]), strict=True))
+    renamed = [{**a, "player": shown.get(str(a.get("player")), a.get("player"))} for a in actions]
+    names = [shown[p] for p in players]
+    run({"rules": record.rules, "players": names, "actions": renamed})  # it replays: hand out
+    return document(record.rules, names, [parse_action(a) for a in renamed])
+
+
+@app_commands.command(name="export", description=t("commands.export"))
+@app_commands.describe(game=t("commands.export_game"))
+async def export(interaction: discord.Interaction[Any], game: app_commands.Range[int, 1]) -> None:
+    lang = reply_language(interaction)
+    async with guard(interaction, lang, "/poker export"):
+        store = store_of(interaction.client)
+        record = await store.get_game(game) if game <= 2**63 - 1 else None
+        if record is None or record.guild_id != interaction.guild_id:
+            raise GameError("export.not_found", id=game)
+        try:
+            doc = replay_document(record, await store.actions(game))
+        except ReplayError:
+            log.exception("game %s: the stored actions do not replay", game)
+            raise
+        name = f"dicepoker-game-{game}.json"
+        data = json.dumps(doc, ensure_ascii=False, indent=1).encode()
+        await interaction.response.send_message(
+            t("export.done", lang, id=game, file=name),
+            file=discord.File(io.BytesIO(data), filename=name),
+            ephemeral=True,
+        )
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    leaderboard,
+    stats,
+    history,
+    export,
+)
+
+
+class LeagueCog(commands.Cog, name="League"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        # The pager buttons are stateless by id: registering them is all a restart needs.
+        self.bot.add_dynamic_items(BoardPager)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(BoardPager)

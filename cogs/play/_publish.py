@@ -1,0 +1,465 @@
+"""A saved change → Discord: the one place that posts and edits a game's messages.
+
+A game shows at most one message with live controls: the lobby, then the turn message.
+When a turn ends, its message becomes the turn's summary (carrying the table's scorecard
+when the server shows one then: every turn, every round, or only at the end) and the next
+turn's message is posted, mentioning only the player to move; at the end the final
+standings come with the table, once. Every other message pings nobody.
+
+Self-repair: the id of a message posted after a change is stored by the next change (one
+commit per click), so after a restart, or when Discord refused to tell the id, the game's
+live message may be unknown. It is then found again — the message clicked, else the
+game's controls in the channel's recent messages — and any other copy with live controls
+is retired, so later changes update it rather than leave it looking alive.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from bot.engine import Left, Rolled
+from bot.i18n import t
+from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, Match
+from bot.render import (
+    lobby_embed,
+    opening_embed,
+    scorecard_embed,
+    standings_embed,
+    summary_line,
+    turn_embed,
+)
+from bot.render.embed import Embed, safe
+from bot.render.image import FILENAME, game_pngs
+from cogs._edge import COMMITTED, NEEDED, missing_permissions, to_discord
+from db import GuildSettings
+
+from ._controls import PREFIX, version_shown
+from ._hint import hint_button
+from ._service import NotShown, SettingsSource
+from ._views import lobby_view, turn_view
+
+log = logging.getLogger(__name__)
+
+HISTORY_SCAN = 50  # recent channel messages searched for a game's lost message
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot")
+TURN_ACTIONS = ("hold", "roll", "score", "pass", "card", "hint")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Why a change came without a click, said where it shows: "timeout" (the timer
+    played `player`'s turn), "expired" (a lobby nobody started), "grace" (an overdue turn
+    after a restart got more time)."""
+
+    kind: str
+    player: int | None = None
+
+    def text(self, match: Match) -> str:
+        lang = match.lang
+        if self.kind == "timeout" and self.player is not None:
+            key = "timer.away" if match.away(self.player) else "timer.played"
+            return t(key, lang, name=safe(match.name_of(self.player)), strikes=AWAY_AFTER)
+        if self.kind == "expired":
+            return t("timer.lobby_expired", lang, minutes=int(LOBBY_TTL.total_seconds() // 60))
+        if self.kind == "grace":
+            return t("timer.grace", lang)
+        return ""
+
+
+class DiscordPublisher:
+    def __init__(self, client: discord.Client, settings: SettingsSource) -> None:
+        self.client = client
+        self.settings = settings
+
+    # --- the service's three calls ------------------------------------------------------
+
+    async def publish(self, before: Match, after: Match, via: object | None) -> Match:
+        interaction = via if isinstance(via, discord.Interaction) else None
+        if interaction is not None:
+            interaction.extras[COMMITTED] = True  # from here on, "nothing changed" is false
+        notice = via if isinstance(via, Notice) else None
+        try:
+            return await self._publish(before, after, interaction, notice)
+        except discord.Forbidden as exc:
+            raise NotShown(await self._missing(after)) from exc
+        except discord.HTTPException as exc:
+            raise NotShown() from exc
+
+    async def refresh(self, match: Match, via: object | None) -> None:
+        """A click on an out-of-date message: when it is the game's own (or the game's
+        live message is unknown and it shows this game's controls), redraw it as the
+        game is now, so its buttons work again."""
+        if not isinstance(via, discord.Interaction) or via.message is None:
+            return
+        message = via.message
+        shown = version_shown(message, match.id)
+        if shown is None or shown == match.version or message.flags.ephemeral:
+            return
+        live = match.lobby_message_id if match.status == "lobby" else match.turn_message_id
+        if live not in (None, message.id):
+            await self._retire(match, message.id, via)  # a stray copy: no live controls
+            return
+        try:
+            await self._edit(match, message.id, via, **await self.live_fields(match))
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not redraw message %s: %r", match.id, message.id, exc)
+
+    async def repost(self, match: Match) -> Match:
+        """Post the live message again; the old copies lose their controls."""
+        try:
+            stale = set(await self._copies(match, None))
+            live = match.lobby_message_id if match.status == "lobby" else match.turn_message_id
+            for old in stale | ({live} if live is not None else set()):
+                await self._retire(match, old, None)
+            if match.status == "lobby":
+                message = await self._send(match, **await self.live_fields(match))
+                return replace(match, lobby_message_id=message.id)
+            return await self._post_turn(match, await self._settings(match))
+        except discord.Forbidden as exc:
+            raise NotShown(await self._missing(match)) from exc
+        except discord.HTTPException as exc:
+            raise NotShown() from exc
+
+    async def show_analysis(self, match: Match, name: str, value: str) -> None:
+        """Add the post-game analysis to the final standings (posted before it was ready)."""
+        if match.final_message_id is None or match.game is None:
+            return
+        standings = standings_embed(match.game, match.names, match.id, match.lang)
+        standings.add_field(name, value)
+        settings = await self._settings(match)
+        card, _ = self._scorecard(match, settings, final=True)
+        if settings.images:  # the pictures stay attached; the embeds point at them again
+            standings.image, card = card[0].image, card[1:]
+        embeds = [to_discord(e) for e in [standings, *card]]
+        try:
+            await self._edit(match, match.final_message_id, None, embeds=embeds)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not add the analysis: %r", match.id, exc)
+
+    # --- what each change shows -----------------------------------------------------------
+
+    async def _publish(
+        self,
+        before: Match,
+        after: Match,
+        interaction: discord.Interaction[Any] | None,
+        notice: Notice | None,
+    ) -> Match:
+        if before.status == "lobby":
+            return await self._publish_lobby(after, interaction, notice)
+        turn_id = await self._live_turn(before, interaction)
+        settings = await self._settings(after)
+        if after.status == "cancelled":
+            by = self._by(interaction, notice, after)
+            await self._edit(
+                after,
+                turn_id,
+                interaction,
+                content=t("summary.cancelled", after.lang, name=safe(by)),
+                embeds=[],
+                attachments=[],
+                view=None,
+            )
+            return replace(after, turn_message_id=turn_id)
+        if not after.turn_ended:
+            fields = self._turn_fields(after, settings)
+            fields["content"] = self._turn_content(after, notice)
+            if not await self._edit(after, turn_id, interaction, **fields):
+                return await self._post_turn(after, settings)  # the message is gone: again
+            for event in after.events:  # someone else left: tell the table, pinging nobody
+                if isinstance(event, Left):
+                    await self._send(after, content=summary_line(event, after.names, after.lang))
+            return replace(after, turn_message_id=turn_id)
+        return await self._end_turn(before, after, turn_id, interaction, notice, settings)
+
+    async def _publish_lobby(
+        self, after: Match, interaction: discord.Interaction[Any] | None, notice: Notice | None
+    ) -> Match:
+        lobby_id = await self._live_lobby(after, interaction)
+        if after.status == "playing":
+            await self._edit(after, lobby_id, interaction, embed=self._lobby(after), view=None)
+            shown = replace(after, lobby_message_id=lobby_id)
+            return await self._post_turn(shown, await self._settings(after), opening=True)
+        if after.status == "lobby":
+            fields = await self.live_fields(after)
+            if not await self._edit(after, lobby_id, interaction, **fields):
+                message = await self._send(after, **fields)  # the lobby was lost: again
+                return replace(after, lobby_message_id=message.id)
+            return replace(after, lobby_message_id=lobby_id)
+        by = self._by(interaction, notice, after)
+        await self._edit(after, lobby_id, interaction, embed=self._lobby(after, by=by), view=None)
+        if notice is not None:
+            await self._send(after, content=notice.text(after))
+        return replace(after, lobby_message_id=lobby_id)
+
+    async def _end_turn(
+        self,
+        before: Match,
+        after: Match,
+        turn_id: int | None,
+        interaction: discord.Interaction[Any] | None,
+        notice: Notice | None,
+        settings: GuildSettings,
+    ) -> Match:
+        game = after.require_game()
+        lines = [
+            summary_line(e, after.names, after.lang)
+            for e in after.events
+            if not isinstance(e, Rolled)
+        ]
+        if notice is not None:
+            lines.insert(0, notice.text(after))
+        summary = " ".join(line for line in lines if line)
+        embeds: list[Embed] = []
+        files: list[discord.File] = []
+        round_over = before.game is not None and game.round != before.game.round
+        shows_card = settings.scorecards == "turn" or (
+            settings.scorecards == "round" and round_over
+        )
+        if shows_card and not game.finished:
+            embeds, files = self._scorecard(after, settings, final=False)
+        fields: dict[str, Any] = {
+            "content": summary,
+            "embeds": [to_discord(e) for e in embeds],
+            "attachments": files,
+            "view": None,
+        }
+        if not await self._edit(after, turn_id, interaction, **fields):
+            fields.pop("view")
+            fields["files"] = fields.pop("attachments")
+            await self._send(after, **fields)
+        if game.finished:
+            standings = standings_embed(game, after.names, after.id, after.lang)
+            card, pictures = self._scorecard(after, settings, final=True)
+            if pictures:  # the first picture in the standings themselves
+                standings.image, card = card[0].image, card[1:]
+            final = await self._send(
+                after, embeds=[to_discord(e) for e in [standings, *card]], files=pictures
+            )
+            return replace(after, turn_message_id=None, final_message_id=final.id)
+        return await self._post_turn(after, settings)
+
+    def _scorecard(
+        self, match: Match, settings: GuildSettings, *, final: bool
+    ) -> tuple[list[Embed], list[discord.File]]:
+        """The table's scorecard: pictures (one embed each) when the server wants them,
+        else the code-block tables."""
+        game = match.require_game()
+        if not settings.images:
+            return [scorecard_embed(game, match.names, match.id, match.lang)], []
+        embeds, files = [], []
+        for i, png in enumerate(game_pngs(game, match.names, match.id, match.lang, final=final)):
+            name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
+            files.append(discord.File(io.BytesIO(png), filename=name))
+            embeds.append(Embed(image=f"attachment://{name}"))
+        if embeds:  # the picture replaces the tables, not the scorecard's title and footer
+            card = scorecard_embed(game, match.names, match.id, match.lang)
+            embeds[0].title, embeds[0].colour, embeds[0].footer = card.title, card.colour, card.footer
+        return embeds, files
+
+    async def _post_turn(
+        self, match: Match, settings: GuildSettings, *, opening: bool = False
+    ) -> Match:
+        """Post the player to move's turn message, mentioning (pinging) only them."""
+        fields = self._turn_fields(match, settings)
+        current = match.current_id
+        mentions = (
+            discord.AllowedMentions(users=[discord.Object(current)], everyone=False, roles=False)
+            if current is not None and match.computer_to_move is None
+            else discord.AllowedMentions.none()
+        )
+        if opening and match.opening is not None:
+            fields["embeds"] = [to_discord(self._opening(match)), *fields["embeds"]]
+        message = await self._send(
+            match, content=self._turn_content(match, None), allowed_mentions=mentions, **fields
+        )
+        return replace(match, turn_message_id=message.id)
+
+    def _turn_content(self, match: Match, notice: Notice | None) -> str:
+        """Whose turn it is (a mention: it renders as their name) and when it times out."""
+        seat = match.computer_to_move
+        if seat is not None:
+            return t("bots.turn", match.lang, name=safe(seat.name))
+        content = t("turn.mention", match.lang, mention=f"<@{match.current_id}>")
+        due = match.due_at()
+        if due is not None:
+            content += " " + t("timer.deadline", match.lang, when=f"<t:{int(due.timestamp())}:R>")
+        if notice is not None:
+            content = notice.text(match) + " " + content
+        return content
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def _lobby(self, match: Match, *, by: str | None = None) -> discord.Embed:
+        return to_discord(
+            lobby_embed(
+                game_id=match.id,
+                rules=match.rules,
+                host=match.name_of(match.host_id),
+                players=[s.name for s in match.seats],
+                max_players=MAX_SEATS,
+                lang=match.lang,
+                status=match.status,
+                cancelled_by=by,
+            )
+        )
+
+    def _opening(self, match: Match) -> Embed:
+        game, opening = match.require_game(), match.opening
+        assert opening is not None
+        rounds = [[(match.name_of(u), d) for u, d in r] for r in opening.rounds]
+        order = [match.name_of(p) for p in game.players]
+        return opening_embed(rounds, match.name_of(opening.starter), order, match.lang)
+
+    def _turn_fields(self, match: Match, settings: GuildSettings) -> dict[str, Any]:
+        game = match.require_game()
+        hint = hint_button(match) if settings.hints_allowed else None
+        return {
+            "embeds": [to_discord(turn_embed(game, match.names, match.id, match.lang))],
+            "view": turn_view(match, hint=hint),
+        }
+
+    async def live_fields(self, match: Match) -> dict[str, Any]:
+        if match.status == "lobby":
+            return {"embed": self._lobby(match), "view": lobby_view(match)}
+        fields = self._turn_fields(match, await self._settings(match))
+        fields["content"] = self._turn_content(match, None)
+        return fields
+
+    def _by(
+        self, interaction: discord.Interaction[Any] | None, notice: Notice | None, match: Match
+    ) -> str:
+        if interaction is not None:
+            return getattr(interaction.user, "display_name", None) or interaction.user.name
+        if notice is not None:
+            return t("timer.clock", match.lang)
+        return "—"
+
+    async def _settings(self, match: Match) -> GuildSettings:
+        if match.guild_id is None:
+            return GuildSettings(0)
+        return await self.settings.guild_settings(match.guild_id)
+
+    # --- finding, editing and posting messages ------------------------------------------------
+
+    async def _live_turn(
+        self, match: Match, interaction: discord.Interaction[Any] | None
+    ) -> int | None:
+        if match.turn_message_id is not None:
+            return match.turn_message_id
+        return await self._found(match, interaction, TURN_ACTIONS)
+
+    async def _live_lobby(
+        self, match: Match, interaction: discord.Interaction[Any] | None
+    ) -> int | None:
+        if match.lobby_message_id is not None:
+            return match.lobby_message_id
+        return await self._found(match, interaction, LOBBY_ACTIONS)
+
+    async def _found(
+        self, match: Match, interaction: discord.Interaction[Any] | None, actions: tuple[str, ...]
+    ) -> int | None:
+        """The game's live message when its id is unknown: the one clicked, else the newest
+        of the recent channel messages with this game's controls; other copies retired."""
+        message = interaction.message if interaction is not None else None
+        if (
+            message is not None
+            and not message.flags.ephemeral
+            and _shows(message, match.id, actions)
+        ):
+            return message.id
+        copies = await self._copies(match, actions)
+        if not copies:
+            return None
+        for stray in copies[1:]:
+            await self._retire(match, stray, None)
+        return copies[0]
+
+    async def _copies(self, match: Match, actions: tuple[str, ...] | None) -> list[int]:
+        """Ids of the bot's recent messages showing this game's controls, newest first."""
+        channel = await self._channel(match)
+        wanted = actions or (*LOBBY_ACTIONS, *TURN_ACTIONS)
+        me = self.client.user
+        found = []
+        try:
+            async for message in channel.history(limit=HISTORY_SCAN):
+                if me is not None and message.author.id != me.id:
+                    continue
+                if _shows(message, match.id, wanted):
+                    found.append(message.id)
+        except discord.HTTPException as exc:  # no Read Message History: post afresh
+            log.info("game %s: cannot search the channel for its message: %r", match.id, exc)
+        return found
+
+    async def _retire(
+        self, match: Match, message_id: int, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        try:
+            await self._edit(match, message_id, interaction, view=None)
+        except discord.HTTPException as exc:
+            log.info("game %s: old message %s not cleared: %r", match.id, message_id, exc)
+
+    async def _edit(
+        self,
+        match: Match,
+        message_id: int | None,
+        interaction: discord.Interaction[Any] | None,
+        **fields: Any,
+    ) -> bool:
+        """Edit a game message (through the click's own response when it is that
+        message); False when there is no such message (deleted, or never known)."""
+        if message_id is None:
+            return False
+        if (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == message_id
+            and not interaction.response.is_done()
+        ):
+            await interaction.response.edit_message(**fields)
+            return True
+        channel = await self._channel(match)
+        try:
+            await channel.get_partial_message(message_id).edit(**fields)
+        except discord.NotFound:
+            log.info("game %s: message %s is gone", match.id, message_id)
+            return False
+        return True
+
+    async def _send(self, match: Match, **fields: Any) -> discord.Message:
+        fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        channel = await self._channel(match)
+        message: discord.Message = await channel.send(**fields)
+        return message
+
+    async def _channel(self, match: Match) -> Any:
+        channel = self.client.get_channel(match.channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(match.channel_id)
+        return channel
+
+    async def _missing(self, match: Match) -> list[str]:
+        try:
+            channel = await self._channel(match)
+        except discord.HTTPException:
+            return list(NEEDED)
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is None:
+            return list(NEEDED)
+        return missing_permissions(channel.permissions_for(me), channel) or ["send_messages"]
+
+
+def _shows(message: Any, game: int, actions: tuple[str, ...]) -> bool:
+    """Does `message` carry enabled-or-not controls of `game` for one of `actions`?"""
+    for row in getattr(message, "components", None) or ():
+        for item in getattr(row, "children", ()):
+            parts = (getattr(item, "custom_id", None) or "").split(":")
+            ours = len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game)
+            if ours and parts[1] in actions:
+                return True
+    return False

@@ -1,0 +1,665 @@
+"""/poker leaderboard, stats, history, export and settings, end to end through simcord.
+
+Finished games are written through the store (as the play cog writes them); the answers are
+compared with numbers computed here, independently of the store's SQL.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import discord
+import pytest
+import simcord
+from PIL import Image
+
+from bot.engine import Game
+from bot.engine.replay import result, run
+from bot.i18n import t
+from bot.match import Seat
+from cogs.admin import parse_duration
+from cogs.league import unique_names
+from cogs.play import seat_results
+from tests.cogs.drive import open_game, play_to_the_end
+from tests.engine.play import play
+
+T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
+LINE = re.compile(r"^\**(\d+)\. <@(\d+)> — (\S+) · games: (\d+)\**$")
+
+
+@pytest.fixture
+async def league(simcord_env):
+    """Guild "Casino" with channel "dice"; ann, bob, cid, dan; ann manages the server."""
+    env = simcord_env
+    guild = env.create_guild("Casino")
+    channel = guild.create_text_channel("dice")
+    boss = guild.create_role("boss", permissions=discord.Permissions(manage_guild=True))
+    ann = guild.add_member(env.create_user("ann"), roles=[boss])
+    bob = guild.add_member(env.create_user("bob"))
+    cid = guild.add_member(env.create_user("cid"))
+    dan = guild.add_member(env.create_user("dan"))
+    yield env, guild, channel, (ann, bob, cid, dan)
+    if not env.bot.is_closed():
+        await env.bot.close()
+
+
+def play_out(rules: str, players: list[str], seed: int) -> Game:
+    """A legal random game to its end (the engine tests' generator)."""
+    return play(rules, players, random.Random(seed), greed=0.8)[0]
+
+
+async def store_game(
+    env,
+    guild,
+    channel,
+    members: list[tuple[int, str]],
+    *,
+    totals: list[int] | None = None,
+    rules: str = "classic",
+    seed: int = 1,
+    at: datetime = T0,
+    losses: dict[str, float] | None = None,
+    bots: tuple[int, ...] = (),
+) -> int:
+    """A finished game as the play cog stores it: snapshot, actions, results, one save."""
+    store = env.bot.store
+    seats = tuple(Seat(uid, name, is_bot=uid in bots) for uid, name in members)
+    record = await store.create_game(
+        guild_id=guild.id,
+        channel_id=channel.id,
+        host_id=members[0][0],
+        rules=rules,
+        state={},
+        now=at,
+    )
+    game = play_out(rules, [s.player for s in seats], seed)
+    table = Table(
+        id=record.id,
+        channel_id=channel.id,
+        guild_id=guild.id,
+        host_id=members[0][0],
+        rules=rules,
+        status="finished",
+        seats=seats,
+        game=game,
+        turn_message_id=900 + record.id,
+    )
+    results = seat_results(table, losses or {})  # no analysis unless the test gives one
+    if totals is not None:  # chosen totals: the ranks and settlements follow from them
+        avg = sum(totals) / len(totals)
+        results = [
+            type(r)(
+                **{
+                    **r.__dict__,
+                    "total": t,
+                    "rank": 1 + sum(o > t for o in totals),
+                    "settlement": t - avg,
+                }
+            )
+            for r, t in zip(results, totals, strict=True)
+        ]
+    await store.save(
+        record.id,
+        expect_version=0,
+        state=table.to_dict(),
+        status="finished",
+        actions=[(i, a.to_json()) for i, a in enumerate(game.history)],
+        results=results,
+        now=at + timedelta(minutes=7),
+    )
+    return record.id
+
+
+def board_lines(res) -> list[tuple[int, int, str, int]]:
+    lines = res.response.embeds[0].description.splitlines()
+    return [(int(m[1]), int(m[2]), m[3], int(m[4])) for m in map(LINE.match, lines) if m]
+
+
+def custom_ids(message) -> list[dict]:
+    return [c for row in message.components for c in row["components"]]
+
+
+# --- results from a table ---------------------------------------------------------------------
+
+
+def test_seat_results_follow_the_engine() -> None:
+    game = play_out("classic", ["11", "22", "33"], 4)
+    seats = (Seat(11, "Ann"), Seat(22, "Bob"), Seat(33, "Robot", is_bot=True))
+    table = Table(
+        id=1,
+        channel_id=1,
+        guild_id=1,
+        host_id=11,
+        rules="classic",
+        status="finished",
+        seats=seats,
+        game=game,
+    )
+    got = seat_results(table, {"11": 0.75})
+    out = result(game)["players"]
+    assert [(r.seat, r.player_id, r.name, r.is_bot) for r in got] == [
+        (i, None if s.is_bot else int(s.player), s.name, s.is_bot)
+        for i, s in enumerate(sorted(seats, key=lambda s: game.players.index(s.player)))
+    ]
+    by_name = {p["name"]: p for p in out}
+    for r in got:
+        engine = by_name[game.players[r.seat]]
+        assert (r.total, r.rank) == (engine["total"], engine["rank"])
+        assert r.settlement == pytest.approx(engine["settlement"])
+    assert [r.ev_loss for r in got if r.player_id == 11] == [0.75]
+    assert all(r.ev_loss is None for r in got if r.player_id != 11)
+    with pytest.raises(ValueError, match="finished"):
+        seat_results(Table(id=1, channel_id=1, guild_id=1, host_id=1, rules="classic"))
+
+
+# --- /poker leaderboard -------------------------------------------------------------------------
+
+
+async def test_leaderboard_empty_server(league) -> None:
+    _env, _guild, channel, (ann, *_rest) = league
+    res = await ann.slash(channel, "poker leaderboard")
+    assert res.acknowledged
+    embed = res.response.embeds[0]
+    assert "No finished games" in embed.description
+    assert embed.footer.text.startswith("Page 1/1")
+    assert not res.ephemeral
+    buttons = custom_ids(res.response)
+    assert all(b.get("disabled") for b in buttons)  # nowhere to go
+
+
+async def test_leaderboard_orders_each_metric_with_fair_ties(league) -> None:
+    env, guild, channel, (ann, bob, cid, dan) = league
+    a, b, c, d = ((u.id, u.name) for u in (ann, bob, cid, dan))
+    await store_game(env, guild, channel, [a, b, c], totals=[200, 200, 100], seed=1)
+    await store_game(env, guild, channel, [c, d], totals=[300, 150], seed=2, rules="yatzy")
+    await store_game(env, guild, channel, [a, d], totals=[120, 180], seed=3)
+    # independent numbers: ann 200,120 · bob 200 · cid 100,300 · dan 150,180
+    # wins: ann 1, bob 1, cid 1, dan 1 → all tied at rank 1
+    res = await bob.slash(channel, "poker leaderboard", metric="wins")
+    assert [(r, v) for r, _, v, _ in board_lines(res)] == [(1, "1")] * 4
+    # best: cid 300, ann 200 = bob 200, dan 180
+    res = await bob.slash(channel, "poker leaderboard", metric="best")
+    assert [(r, uid, v) for r, uid, v, _ in board_lines(res)] == [
+        (1, cid.id, "300"),
+        (2, min(ann.id, bob.id), "200"),
+        (2, max(ann.id, bob.id), "200"),
+        (4, dan.id, "180"),
+    ]
+    # average: cid 200, bob 200, dan 165, ann 160
+    res = await bob.slash(channel, "poker leaderboard", metric="average")
+    assert [(r, uid, v) for r, uid, v, _ in board_lines(res)] == [
+        (1, min(cid.id, bob.id), "200.00"),
+        (1, max(cid.id, bob.id), "200.00"),
+        (3, dan.id, "165.00"),
+        (4, ann.id, "160.00"),
+    ]
+    # net: game 1 avg 166.67 → ann +33.33, bob +33.33, cid −66.67; game 2 avg 225 → cid +75,
+    # dan −75; game 3 avg 150 → ann −30, dan +30.  ann +3.33, bob +33.33, cid +8.33, dan −45
+    res = await bob.slash(channel, "poker leaderboard", metric="net")
+    assert [(r, uid, v, g) for r, uid, v, g in board_lines(res)] == [
+        (1, bob.id, "+33.33", 1),
+        (2, cid.id, "+8.33", 2),
+        (3, ann.id, "+3.33", 2),
+        (4, dan.id, "-45.00", 2),
+    ]
+    # rules filter: yatzy has only cid and dan
+    res = await bob.slash(channel, "poker leaderboard", metric="best", rules="yatzy")
+    assert [(r, uid) for r, uid, _, _ in board_lines(res)] == [(1, cid.id), (2, dan.id)]
+    assert "yatzy" in res.response.embeds[0].title
+    # bob is not on the yatzy board: told so
+    assert "not on this board" in res.response.embeds[0].description
+
+
+async def test_skill_needs_five_analysed_games(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    a, b = (ann.id, ann.name), (bob.id, bob.name)
+    for i in range(5):
+        losses = {str(ann.id): 0.5 + i / 10}  # ann analysed in all five, bob never
+        if i < 4:
+            losses[str(bob.id)] = 0.1
+        await store_game(
+            env, guild, channel, [a, b], seed=10 + i, losses=losses, at=T0 + timedelta(hours=i)
+        )
+    res = await ann.slash(channel, "poker leaderboard", metric="skill")
+    assert [(r, uid, v) for r, uid, v, _ in board_lines(res)] == [(1, ann.id, "0.70")]
+    assert "at least 5 analysed games" in res.response.embeds[0].footer.text
+
+
+async def test_leaderboard_pages_buttons_and_own_line(league) -> None:
+    env, guild, channel, (_ann, _bob, _cid, dan) = league
+    users = [guild.add_member(env.create_user(f"p{i:02}")) for i in range(23)]
+    for i, user in enumerate(users):  # p00 scores 100, p01 110, … p22 320
+        await store_game(env, guild, channel, [(user.id, user.name)], totals=[100 + 10 * i], seed=i)
+    await store_game(env, guild, channel, [(dan.id, dan.name)], totals=[5], seed=99)
+    res = await dan.slash(channel, "poker leaderboard", metric="best")
+    lines = board_lines(res)
+    assert [uid for _, uid, _, _ in lines[:10]] == [u.id for u in reversed(users)][:10]
+    # dan (last, 24th) sees his own line under the page
+    assert lines[-1] == (24, dan.id, "5", 1)
+    assert res.response.embeds[0].footer.text.startswith("Page 1/3 · 24 ranked")
+    nxt = next(c for c in custom_ids(res.response) if c["custom_id"].endswith(":n"))
+    page2 = await dan.click(res.response, custom_id=nxt["custom_id"])
+    assert page2.acknowledged
+    assert not page2.followups
+    edited = message_now(channel, res.response.id)  # the same message, turned to page 2
+    lines = board_lines_of(edited)
+    assert [uid for _, uid, _, _ in lines[:10]] == [u.id for u in reversed(users)][10:20]
+    assert lines[-1] == (24, dan.id, "5", 1)
+    assert edited.embeds[0].footer.text.startswith("Page 2/3")
+    # someone else's click: the next page for them, privately, with their own line
+    ids = [c.custom_id for row in edited.components for c in row.children]
+    other = next(i for i in ids if i.endswith(":n"))
+    peek = await users[0].click(edited, custom_id=other)
+    assert peek.ephemeral
+    peek_lines = board_lines(peek)
+    assert [r for r, *_ in peek_lines] == [21, 22, 23, 24]  # page 3
+    assert (23, users[0].id, "100", 1) in peek_lines
+    assert message_now(channel, res.response.id).embeds[0].footer.text.startswith("Page 2/3")
+    # on the last page "Next" is disabled; "Previous" goes back
+    last = {c["custom_id"][-1]: c for c in custom_ids(peek.response)}
+    assert last["n"].get("disabled")
+    assert not last["p"].get("disabled")
+    with pytest.raises(simcord.SetupError):
+        await users[0].click(peek.response, custom_id=last["n"]["custom_id"])
+    back = await users[0].click(peek.response, custom_id=last["p"]["custom_id"])
+    assert [r for r, *_ in board_lines(back)][:1] == [11]
+
+
+def message_now(channel, message_id: int):
+    """A channel message as it is now (after edits)."""
+    return next(m for m in channel.history() if m.id == message_id)
+
+
+def board_lines_of(message) -> list[tuple[int, int, str, int]]:
+    lines = message.embeds[0].description.splitlines()
+    return [(int(m[1]), int(m[2]), m[3], int(m[4])) for m in map(LINE.match, lines) if m]
+
+
+# --- /poker stats -------------------------------------------------------------------------------
+
+
+async def test_stats_of_a_member_with_chart(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    a, b = (ann.id, ann.name), (bob.id, bob.name)
+    scores = []
+    for i in range(22):  # ann wins when her total is higher; bob gets the rest
+        totals = [150 + (i * 37) % 100, 160]
+        scores.append(totals[0])
+        await store_game(
+            env,
+            guild,
+            channel,
+            [a, b],
+            totals=totals,
+            seed=i,
+            rules="classic" if i % 2 else "yatzy",
+            at=T0 + timedelta(hours=i),
+        )
+    res = await bob.slash(channel, "poker stats", member=ann)
+    assert res.acknowledged
+    assert not res.ephemeral
+    embed = res.response.embeds[0]
+    assert "ann" in embed.title
+    fields = {f.name: f.value for f in embed.fields}
+    assert list(fields) == ["All rule sets", "classic", "yatzy"]
+    wins = sum(s > 160 for s in scores)
+    net = sum(s - (s + 160) / 2 for s in scores)
+    overall = fields["All rule sets"]
+    assert f"Games: 22 · Wins: {wins} · Win rate: {100 * wins / 22:.1f}%" in overall
+    assert f"Average: {sum(scores) / 22:.2f} · Best: {max(scores)}" in overall
+    assert f"Net settlement: {net:+.2f}" in overall
+    assert "no analysed games" in overall
+    classic = [s for i, s in enumerate(scores) if i % 2]
+    assert f"Games: {len(classic)} · " in fields["classic"]
+    assert f"Best: {max(classic)}" in fields["classic"]
+    # the chart of the last 20 scores is attached and shown in the embed
+    [attachment] = res.response.attachments
+    assert attachment.filename == "scores.png"
+    assert embed.image.url.endswith("scores.png")
+    png = await attachment.read()
+    assert Image.open(io.BytesIO(png)).size == (560, 220)
+
+
+async def test_stats_default_member_is_the_caller(league) -> None:
+    env, guild, channel, (_ann, _bob, cid, _dan) = league
+    await store_game(
+        env, guild, channel, [(cid.id, cid.name)], totals=[77], seed=5, losses={str(cid.id): 1.25}
+    )
+    res = await cid.slash(channel, "poker stats")
+    overall = res.response.embeds[0].fields[0].value
+    assert "Games: 1 · Wins: 1 · Win rate: 100.0%" in overall
+    assert "1.25 points lost per decision · analysed games: 1" in overall
+
+
+async def test_stats_member_without_games(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, dan) = league
+    await store_game(env, guild, channel, [(ann.id, ann.name)], totals=[10], seed=1)
+    res = await ann.slash(channel, "poker stats", member=dan)
+    assert res.acknowledged
+    assert res.ephemeral
+    assert res.response.content == "dan has not finished a game in this server yet."
+    assert not res.response.attachments
+
+
+# --- /poker history -----------------------------------------------------------------------------
+
+
+async def test_history_recent_games_with_links(league) -> None:
+    env, guild, channel, (ann, bob, cid, dan) = league
+    a, b, c = ((u.id, u.name) for u in (ann, bob, cid))
+    first = await store_game(env, guild, channel, [a, b], totals=[100, 90], seed=1)
+    second = await store_game(
+        env,
+        guild,
+        channel,
+        [b, c],
+        totals=[80, 80],
+        seed=2,
+        rules="yatzy",
+        at=T0 + timedelta(days=1),
+    )
+    # a cancelled game is not history
+    cancelled = await env.bot.store.create_game(
+        guild_id=guild.id, channel_id=channel.id, host_id=ann.id, rules="classic", state={}
+    )
+    await env.bot.store.save(cancelled.id, expect_version=0, state={}, status="cancelled")
+    res = await dan.slash(channel, "poker history")
+    assert res.acknowledged
+    fields = res.response.embeds[0].fields
+    assert [f.name for f in fields] == [f"Game #{second} · yatzy", f"Game #{first} · classic"]
+    newest, oldest = fields[0].value, fields[1].value
+    finished = int((T0 + timedelta(days=1, minutes=7)).timestamp())
+    assert newest.startswith(f"<t:{finished}:f> · winner: bob, cid\n")
+    assert "bob 80, cid 80" in newest
+    assert "winner: ann\n" in oldest
+    assert "ann 100, bob 90" in oldest
+    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{900 + first}"
+    assert f"({link})" in oldest
+
+
+async def test_history_empty_server_and_pages(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    res = await ann.slash(channel, "poker history")
+    assert res.response.embeds[0].description == "No finished games in this server yet."
+    ids = [
+        await store_game(
+            env,
+            guild,
+            channel,
+            [(ann.id, ann.name)],
+            totals=[i],
+            seed=i,
+            at=T0 + timedelta(hours=i),
+        )
+        for i in range(12)
+    ]
+    res = await ann.slash(channel, "poker history", page=2)
+    embed = res.response.embeds[0]
+    assert [f.name for f in embed.fields] == [f"Game #{i} · classic" for i in ids[1::-1]]
+    assert embed.footer.text == "Page 2/2"
+    res = await ann.slash(channel, "poker history", page=9)  # past the end: the last page
+    assert res.response.embeds[0].footer.text == "Page 2/2"
+
+
+# --- /poker export ------------------------------------------------------------------------------
+
+
+def replay_file(path) -> dict:
+    """`python -m bot replay FILE`, as a subprocess."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "replay", str(path)], capture_output=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+async def test_export_replays_to_the_stored_results(league, tmp_path) -> None:
+    env, guild, channel, (ann, bob, cid, dan) = league
+    members = [(ann.id, "Ann"), (bob.id, "Ann"), (cid.id, "Сид")]  # two display names alike
+    game_id = await store_game(env, guild, channel, members, seed=8, rules="yatzy")
+    res = await dan.slash(channel, "poker export", game=game_id)
+    assert res.acknowledged
+    assert res.ephemeral
+    [attachment] = res.response.attachments
+    assert attachment.filename == f"dicepoker-game-{game_id}.json"
+    data = await attachment.read()
+    doc = json.loads(data)
+    assert set(doc) == {"rules", "players", "actions"}
+    assert doc["rules"] == "yatzy"
+    assert sorted(doc["players"]) == ["Ann", "Ann (2)", "Сид"]
+    # the file as downloaded is what `python -m bot replay FILE` checks
+    path = tmp_path / attachment.filename
+    path.write_bytes(data)
+    cli = {p["name"]: p["total"] for p in replay_file(path)["players"]}
+    assert len(doc["actions"]) == len(await env.bot.store.actions(game_id))
+    game = run(doc)
+    assert game.finished
+    replayed = {p["name"]: p for p in result(game)["players"]}
+    for r in await env.bot.store.results(game_id):
+        name = doc["players"][r.seat]
+        assert (replayed[name]["total"], replayed[name]["rank"]) == (r.total, r.rank)
+        assert cli[name] == r.total
+
+
+async def test_export_refuses_other_servers_and_unstarted_games(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    other = env.create_guild("Elsewhere")
+    there = other.create_text_channel("dice")
+    elsewhere = await env.bot.store.create_game(
+        guild_id=other.id, channel_id=there.id, host_id=ann.id, rules="classic", state={}
+    )
+    lobby = await env.bot.store.create_game(
+        guild_id=guild.id, channel_id=channel.id, host_id=ann.id, rules="classic", state={}
+    )
+    res = await ann.slash(channel, "poker export", game=elsewhere.id)
+    assert res.ephemeral
+    assert res.response.content == f"There is no game #{elsewhere.id} in this server."
+    res = await ann.slash(channel, "poker export", game=999)
+    assert res.response.content == "There is no game #999 in this server."
+    res = await ann.slash(channel, "poker export", game=lobby.id)
+    assert res.response.content == f"Game #{lobby.id} never started: there is nothing to replay."
+    assert not res.response.attachments
+
+
+def test_unique_names() -> None:
+    assert unique_names(["a", "b", "a", "a", " "]) == ["a", "b", "a (2)", "a (3)", "player"]
+
+
+# --- /poker settings ----------------------------------------------------------------------------
+
+
+async def test_settings_change_and_show(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    res = await ann.slash(channel, "poker settings")
+    assert res.ephemeral  # just looking: only the admin sees it
+    shown = {f.name: f.value for f in res.response.embeds[0].fields}
+    assert shown == {
+        "Default rules": "classic (the bot's default)",
+        "Turn timeout": "5m",
+        "Computer players": "allowed",
+        "Hints": "allowed",
+        "Scorecard pictures": "not allowed",
+        "Language": "each player's own",
+    }
+    res = await ann.slash(
+        channel,
+        "poker settings",
+        default_rules="yatzy",
+        turn_timeout="1h30m",
+        bots=False,
+        images=True,
+    )
+    assert not res.ephemeral  # a change is announced
+    embed = res.response.embeds[0]
+    assert embed.title == "Settings changed by ann"
+    shown = {f.name: f.value for f in embed.fields}
+    assert shown["Default rules"] == "yatzy"
+    assert shown["Turn timeout"] == "1h30m"
+    assert shown["Computer players"] == "not allowed"
+    assert shown["Hints"] == "allowed"
+    assert shown["Scorecard pictures"] == "allowed"
+    stored = await env.bot.store.guild_settings(guild.id)
+    assert (stored.default_rules, stored.turn_timeout, stored.bots_allowed, stored.images) == (
+        "yatzy",
+        5400,
+        False,
+        True,
+    )
+    res = await ann.slash(channel, "poker settings", language="ru")
+    assert res.response.embeds[0].fields[0].name == "Правила по умолчанию"  # the new language
+    res = await ann.slash(channel, "poker settings", language="auto")
+    assert (await env.bot.store.guild_settings(guild.id)).language is None
+
+
+async def test_settings_refused_to_non_admin(league) -> None:
+    env, guild, channel, (_ann, bob, _cid, _dan) = league
+    res = await bob.slash(channel, "poker settings", turn_timeout="30s")
+    assert res.acknowledged
+    assert res.ephemeral
+    assert "Manage Server" in res.response.content
+    assert (await env.bot.store.guild_settings(guild.id)).turn_timeout == 300
+    res = await bob.slash(channel, "poker settings")  # not even a look
+    assert res.ephemeral
+    assert not res.response.embeds
+
+
+@pytest.mark.parametrize("value", ["29s", "25h", "soon", "5x", ""])
+async def test_settings_bad_timeout_changes_nothing(league, value) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    res = await ann.slash(channel, "poker settings", turn_timeout=value, hints=False)
+    assert res.ephemeral
+    assert "is not a turn time" in res.response.content
+    stored = await env.bot.store.guild_settings(guild.id)
+    assert (stored.turn_timeout, stored.hints_allowed) == (300, True)
+
+
+def test_parse_duration() -> None:
+    assert parse_duration("90") == 90
+    assert parse_duration("90s") == 90
+    assert parse_duration("5m") == 300
+    assert parse_duration("5min") == 300
+    assert parse_duration("1h30m") == 5400
+    assert parse_duration("2H") == 7200
+    assert parse_duration("1h 2m 3s") == 3723
+    for bad in ("", "m", "h5", "1.5h", "-3", "five"):
+        assert parse_duration(bad) is None, bad
+
+
+# --- restarts -----------------------------------------------------------------------------------
+
+
+async def test_leaderboard_buttons_work_after_a_restart(league, bot_factory) -> None:
+    env, guild, channel, users = league
+    for i, user in enumerate(users):
+        await store_game(env, guild, channel, [(user.id, user.name)], totals=[10 * i], seed=i)
+    extra = [guild.add_member(env.create_user(f"q{i}")) for i in range(8)]
+    for i, user in enumerate(extra):
+        await store_game(env, guild, channel, [(user.id, user.name)], totals=[100 + i], seed=i)
+    ann = users[0]
+    res = await ann.slash(channel, "poker leaderboard", metric="best")
+    nxt = next(c["custom_id"] for c in custom_ids(res.response) if c["custom_id"].endswith(":n"))
+    await env.bot.close()
+    await env.restart_bot(bot_factory())
+    page2 = await ann.click(res.response, custom_id=nxt)
+    assert page2.acknowledged
+    lines = board_lines_of(message_now(channel, res.response.id))
+    assert [r for r, *_ in lines] == [11, 12]
+    assert lines[-1][1] == ann.id  # ann scored 0: last
+
+
+# --- a game played through the bot -------------------------------------------------------------
+
+
+async def play_through(env, channel, players) -> None:
+    """Start a game with `players` (the first hosts) and play it to its end by clicks
+    (the play tests' own helpers, so the clicks follow the play cog's controls)."""
+    await open_game(channel, players[0], players[1:])
+    await play_to_the_end(env, channel, {p.id: p for p in players})
+
+
+async def test_a_finished_game_stores_its_results_and_shows_up(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    await play_through(env, channel, [ann, bob])
+    final = channel.last_message  # the game's last message: the final standings
+    [entry] = await env.bot.store.history(guild.id)
+    assert entry.game.status == "finished"
+    results = entry.results
+    assert sorted(r.player_id for r in results) == sorted([ann.id, bob.id])
+    # the stored results are the engine's own standings of the stored actions
+    exported = await ann.slash(channel, "poker export", game=entry.game.id)
+    doc = json.loads(await exported.response.attachments[0].read())
+    standings = {p["name"]: p for p in result(run(doc))["players"]}
+    for r in results:
+        assert standings[doc["players"][r.seat]]["total"] == r.total
+        assert standings[doc["players"][r.seat]]["rank"] == r.rank
+    assert sorted(doc["players"]) == ["ann", "bob"]
+    # and the league sees it
+    board = await bob.slash(channel, "poker leaderboard", metric="best")
+    assert sorted((uid, int(v)) for _, uid, v, _ in board_lines(board)) == sorted(
+        (r.player_id, r.total) for r in results
+    )
+    hist = await bob.slash(channel, "poker history")
+    assert hist.response.embeds[0].fields[0].name == f"Game #{entry.game.id} · classic"
+    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{final.id}"
+    assert f"({link})" in hist.response.embeds[0].fields[0].value
+
+
+async def test_a_cancelled_game_stores_no_results(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    lobby = await ann.slash(channel, "poker new", rules="classic")
+    await bob.click(lobby.response, label="Join")
+    await ann.click(lobby.response, label="Start")
+    await ann.slash(channel, "poker cancel")
+    record = await env.bot.store.get_game(1)
+    assert record is not None
+    assert record.status == "cancelled"
+    assert await env.bot.store.results(record.id) == []
+    assert (await env.bot.store.leaderboard(guild.id)).ranked == 0
+
+
+async def test_new_game_uses_the_servers_default_rules(league) -> None:
+    env, _guild, channel, (ann, bob, _cid, _dan) = league
+    await ann.slash(channel, "poker settings", default_rules="yatzy")
+    lobby = await bob.slash(channel, "poker new")
+    assert lobby.acknowledged
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "yatzy"
+    await bob.slash(channel, "poker cancel")
+    await bob.slash(channel, "poker new", rules="banked")  # an explicit choice still wins
+    game = await env.bot.store.active_game(channel.id)
+    assert game is not None
+    assert game.rules == "banked"
+
+
+async def test_an_unknown_pager_id_is_refused_politely(league) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = league
+    await store_game(env, guild, channel, [(ann.id, ann.name)], totals=[50], seed=1)
+    # an old message whose buttons name a metric and a rule set this version does not know
+    view = discord.ui.View(timeout=None)
+    for forged in (f"league:board:luck:all:0:{ann.id}:n", f"league:board:wins:dice:0:{ann.id}:p"):
+        view.add_item(discord.ui.Button(label=forged[13:17], custom_id=forged))
+    old = await env.bot.get_channel(channel.id).send("an old board", view=view)
+    for label in ("luck", "wins"):
+        answer = await ann.click(old, label=label)
+        assert answer.acknowledged
+        assert answer.ephemeral
+        assert "out of date" in answer.response.content
+    assert message_now(channel, old.id).content == "an old board"  # untouched
+
+
+async def test_the_servers_language_speaks_on_the_public_boards(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    await store_game(env, guild, channel, [(bob.id, bob.name)], totals=[50], seed=1)
+    await ann.slash(channel, "poker settings", language="ru")
+    res = await bob.slash(channel, "poker leaderboard")
+    wins, every = t("leaderboard.metric_wins", "ru"), t("leaderboard.all_rules", "ru")
+    assert res.response.embeds[0].title == t("leaderboard.title", "ru", metric=wins, scope=every)
+    assert any("а" <= ch <= "я" for ch in res.response.embeds[0].title)  # Russian indeed
+    res = await bob.slash(channel, "poker history")
+    assert res.response.embeds[0].title == t("history.title", "ru")
