@@ -658,8 +658,10 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         f" RANK() OVER (ORDER BY {value} {direction}) AS rnk,"
         f" ROW_NUMBER() OVER (ORDER BY {value} {direction}, player_id) AS pos,"
         " COUNT(*) OVER () AS n FROM agg)"
-        f" SELECT * FROM ranked WHERE (pos > ${first} AND pos <= ${first + 1})"
-        f" OR player_id = ${first + 2} ORDER BY pos"
+        " SELECT ranked.*, COALESCE(m.name, '') AS name FROM ranked"
+        " LEFT JOIN member_names m ON m.guild_id = $1 AND m.player_id = ranked.player_id"
+        f" WHERE (pos > ${first} AND pos <= ${first + 1})"
+        f" OR ranked.player_id = ${first + 2} ORDER BY pos"
     )
 
 
@@ -695,6 +697,7 @@ def _line(row: Record) -> BoardLine:
         player_id=row["player_id"],
         value=row["value"],
         games=row["games"],
+        name=row["name"],
     )
 
 

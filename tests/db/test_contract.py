@@ -216,3 +216,42 @@ async def test_open_store_and_migrate_by_url(backend) -> None:
     finally:
         await store.close()
     assert await db.migrate(backend.url) == len(db.sqlite.migrations())  # nothing to do
+
+
+async def _finish(store: GameStore, channel: int, seats: list[SeatResult], *, guild=1, at=T0):
+    g = await new(store, channel, guild_id=guild, now=at)
+    await store.save(g.id, expect_version=0, state={}, status="finished", results=seats, now=at)
+
+
+def _seat(n: int, player: int | None, name: str, total: int = 10) -> SeatResult:
+    return SeatResult(n, player, name, player is None, total, 1, 0.0)
+
+
+async def test_board_lines_carry_the_name_last_played_under(store: GameStore) -> None:
+    await _finish(store, 1, [_seat(0, 1, "Аня"), _seat(1, 2, "bob", 5)], at=T0)
+    await _finish(store, 2, [_seat(0, 1, "Anya ✦")], at=T0 + timedelta(hours=1))
+    # An older finish saved later renames nobody; a DM game and another server neither.
+    await _finish(store, 3, [_seat(0, 1, "old name")], at=T0 - timedelta(days=1))
+    await _finish(store, 4, [_seat(0, 1, "in a DM")], guild=None, at=T0 + timedelta(days=1))
+    await _finish(store, 5, [_seat(0, 1, "elsewhere")], guild=2, at=T0 + timedelta(days=1))
+    await _finish(store, 6, [_seat(0, 2, "bobby", 1), _seat(1, None, "Bot", 99)], at=T0)
+    board = await store.leaderboard(1, metric="best", member_id=2)
+    assert [(x.player_id, x.name) for x in board.lines] == [(1, "Anya ✦"), (2, "bobby")]
+    assert board.me is not None
+    assert board.me.name == "bobby"  # same time as "bob": the later save wins
+    assert [x.name for x in (await store.leaderboard(2)).lines] == ["elsewhere"]
+
+
+async def test_names_of_results_before_v5_are_filled_in(backend) -> None:
+    old = await backend.open(upto=4)
+    try:
+        await _finish(old, 1, [_seat(0, 1, "first"), _seat(1, 2, "two")], at=T0)
+        await _finish(old, 2, [_seat(0, 1, "latest")], at=T0 + timedelta(hours=1))
+    finally:
+        await old.close()
+    store = await backend.open()
+    try:
+        board = await store.leaderboard(1, metric="best")
+        assert sorted((x.player_id, x.name) for x in board.lines) == [(1, "latest"), (2, "two")]
+    finally:
+        await store.close()

@@ -376,6 +376,8 @@ async def test_board_reads_the_running_totals_by_index(pg) -> None:
             assert "standings" in plan, plan
             assert "Index" in plan, plan
             assert "results" not in plan, plan
+            assert "Seq Scan" not in plan, plan  # names by primary key too
+            assert "member_names_pkey" in plan, plan
     finally:
         await s.close()
         await conn.close()
