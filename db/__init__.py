@@ -1,11 +1,14 @@
 """The store: every SQL statement of the bot lives in this package.
 
 Everything above `db/` types against the `GameStore` protocol and opens the store with
-`open_store(DATABASE_URL)`; `db.sqlite` (the embedded default) implements it.
+`open_store(DATABASE_URL)`; `db.sqlite` (the embedded default) and `db.postgres` (several
+processes on one database) implement it. `migrate(DATABASE_URL)` only brings the schema up
+to date (what `python -m bot migrate` calls).
 """
 
 from __future__ import annotations
 
+from .postgres import PostgresStore
 from .sqlite import SqliteStore
 from .store import (
     ID_MAX,
@@ -30,6 +33,7 @@ from .store import (
     StaleVersion,
     StoredResult,
     StoreError,
+    check_ids,
     shard_of,
 )
 from .url import DEFAULT_URL, DatabaseUrlError, parse, sqlite_url
@@ -40,7 +44,7 @@ async def open_store(url: str = DEFAULT_URL) -> GameStore:
     where = parse(url)
     if where.dialect == "sqlite":
         return await SqliteStore.open(where.target)
-    raise DatabaseUrlError(f"{url!r}: this build has no PostgreSQL store")
+    return await PostgresStore.open(where.target)
 
 
 async def migrate(url: str = DEFAULT_URL) -> int:
@@ -72,12 +76,14 @@ __all__ = [
     "GameStore",
     "GuildSettings",
     "MemberStats",
+    "PostgresStore",
     "SeatResult",
     "Shards",
     "SqliteStore",
     "StaleVersion",
     "StoreError",
     "StoredResult",
+    "check_ids",
     "migrate",
     "open_store",
     "parse",

@@ -92,6 +92,23 @@ def shard_of(guild_id: int | None, count: int) -> int:
 # in both databases, and anything else is refused before it reaches a query.
 ID_MAX = 2**63 - 1
 
+
+def check_ids(**ids: int | None) -> None:
+    """ValueError unless each given id (None: absent) fits a signed 64-bit column and is
+    not negative. Both stores check before any query, so a number from a forged custom_id
+    gets the same clear error from either (SQLite would raise OverflowError, asyncpg its
+    own)."""
+    for name, value in ids.items():
+        if value is not None and not 0 <= value <= ID_MAX:
+            raise ValueError(f"{name} {value} is out of range (0 to 2**63 - 1)")
+
+
+def check_counts(**counts: int) -> None:
+    """ValueError unless each count (a limit, an offset, a sequence number) is 0 to ID_MAX."""
+    for name, value in counts.items():
+        if not 0 <= value <= ID_MAX:
+            raise ValueError(f"{name} must be 0 to 2**63 - 1, not {value}")
+
 METRICS = ("wins", "net", "average", "best", "skill")
 # Skill is only ranked for members with this many analysed games.
 SKILL_MIN_GAMES = 5

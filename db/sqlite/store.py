@@ -23,6 +23,7 @@ import aiosqlite
 
 from db.store import (
     ACTIVE_STATUSES,
+    ID_MAX,
     METRICS,
     SKILL_MIN_GAMES,
     STATUSES,
@@ -39,6 +40,8 @@ from db.store import (
     Shards,
     StaleVersion,
     StoredResult,
+    check_counts,
+    check_ids,
     check_settings,
 )
 
@@ -189,6 +192,7 @@ class SqliteStore:
         now: datetime | None = None,
     ) -> GameRecord:
         """A new lobby (version 0); ChannelBusy if the channel has an active game."""
+        check_ids(guild_id=guild_id, channel_id=channel_id, host_id=host_id)
         stamp = to_text(now or _utcnow())
         due = _stamp(deadline)
         async with self._transaction() as conn:
@@ -210,10 +214,12 @@ class SqliteStore:
         return _record(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
+        check_ids(game_id=game_id)
         row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         return _record(row) if row else None
 
     async def active_game(self, channel_id: int) -> GameRecord | None:
+        check_ids(channel_id=channel_id)
         row = await self._fetchone(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')",
             (channel_id,),
@@ -231,9 +237,11 @@ class SqliteStore:
     async def due_games(
         self, now: datetime, *, shards: Shards | None = None, limit: int = 100
     ) -> list[int]:
+        check_counts(limit=limit)
         rows = await self._fetchall(
             "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?"  # noqa: S608
-            f" AND status IN ('lobby', 'playing') AND {_ON_SHARDS} ORDER BY deadline LIMIT ?",
+            f" AND status IN ('lobby', 'playing') AND {_ON_SHARDS} ORDER BY deadline, id"
+            " LIMIT ?",
             (to_text(now), *_shard_params(shards), limit),
         )
         return [int(r[0]) for r in rows]
@@ -259,6 +267,12 @@ class SqliteStore:
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
+        check_ids(game_id=game_id)
+        check_counts(expect_version=expect_version)
+        for seq, _ in actions:
+            check_counts(seq=seq)
+        for r in results:
+            check_ids(player_id=r.player_id)
         moment = now or _utcnow()
         change = _Change(
             state=_json(state),
@@ -298,6 +312,8 @@ class SqliteStore:
         crash until the next `save`, whose fsync writes it too. What could be lost is a
         message id, never a player's action; the bot finds its messages again.
         """
+        check_ids(game_id=game_id)
+        check_counts(expect_version=expect_version)
         moment = now or _utcnow()
         stamp = to_text(moment)
         state_text = _json(state)
@@ -319,6 +335,7 @@ class SqliteStore:
         return await self._in_thread(write)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        check_ids(game_id=game_id)
         rows = await self._fetchall(
             "SELECT payload FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
@@ -327,6 +344,7 @@ class SqliteStore:
     # --- results, leaderboards, stats, history ------------------------------------
 
     async def results(self, game_id: int) -> list[StoredResult]:
+        check_ids(game_id=game_id)
         rows = await self._fetchall(
             "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
         )
@@ -337,6 +355,8 @@ class SqliteStore:
         standings); one transaction."""
         if any(not value >= 0 for value in losses.values()):
             raise ValueError("points lost are never negative")
+        check_ids(game_id=game_id)
+        check_counts(**{f"seat {seat}": seat for seat in losses})
         rows = [(float(v), game_id, seat) for seat, v in losses.items()]
 
         def write(conn: sqlite3.Connection) -> int:
@@ -373,9 +393,12 @@ class SqliteStore:
             raise ValueError(f"unknown metric {metric!r}")
         if per_page < 1:
             raise ValueError("per_page must be positive")
+        check_ids(guild_id=guild_id, member_id=member_id)
+        check_counts(per_page=per_page)
         sql = _BOARD_SQL[(metric, rules is not None)]
         scope = (guild_id, rules) if rules is not None else (guild_id,)
-        page = max(page, 0)
+        # Past the last page is clamped below; this bound only keeps the offsets in range.
+        page = min(max(page, 0), ID_MAX // per_page - 1)
         async with self._lock:
             rows = await _all(
                 self._conn,
@@ -417,6 +440,7 @@ class SqliteStore:
     async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]:
         """The member's totals over every rule set (first, rules None), then per rule set;
         empty when the member has played no game here."""
+        check_ids(guild_id=guild_id, member_id=member_id)
         rows = await self._fetchall(_STATS_SQL, (guild_id, member_id, guild_id, member_id))
         return [
             MemberStats(
@@ -436,6 +460,8 @@ class SqliteStore:
         self, guild_id: int, member_id: int, limit: int = 20
     ) -> list[StoredResult]:
         """The member's last `limit` results here, oldest first."""
+        check_ids(guild_id=guild_id, member_id=member_id)
+        check_counts(limit=limit)
         rows = await self._fetchall(
             "SELECT * FROM results WHERE guild_id = ? AND player_id = ? AND is_bot = 0"
             " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
@@ -447,6 +473,8 @@ class SqliteStore:
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[FinishedGame]:
         """The server's finished games, newest first, each with its seats' results."""
+        check_ids(guild_id=guild_id)
+        check_counts(limit=limit, offset=offset)
         async with self._lock:
             games = await _all(
                 self._conn,
@@ -467,6 +495,7 @@ class SqliteStore:
         return [FinishedGame(_record(g), by_game[g["id"]]) for g in games]
 
     async def finished_count(self, guild_id: int) -> int:
+        check_ids(guild_id=guild_id)
         row = await self._fetchone(
             "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'", (guild_id,)
         )
@@ -475,6 +504,7 @@ class SqliteStore:
     # --- per-server settings --------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
+        check_ids(guild_id=guild_id)
         cached = self._settings.get(guild_id)
         if cached is not None:
             return cached
@@ -488,6 +518,7 @@ class SqliteStore:
     ) -> GuildSettings:
         """Change some settings (the others keep their value); ValueError on a bad one."""
         check_settings(changes)
+        check_ids(guild_id=guild_id)
         stamp = to_text(now or _utcnow())
         async with self._transaction() as conn:
             rows = await _all(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))

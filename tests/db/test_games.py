@@ -1,8 +1,13 @@
-"""The game store: every method, the one-active-game rule, versions, idempotent appends."""
+"""The game store: every method, the one-active-game rule, versions, idempotent appends.
+
+`store` and `backend` tests run against SQLite and PostgreSQL alike (conftest.py); the
+`sqlite_store` and `tmp_path` ones look at SQLite's own file, pragmas and migrations.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import sqlite3
 import tomllib
@@ -13,19 +18,28 @@ from pathlib import Path
 import pytest
 
 import db
-from db import ActionConflict, ChannelBusy, GameNotFound, GameRecord, SqliteStore, StaleVersion
+from db import (
+    ActionConflict,
+    ChannelBusy,
+    GameNotFound,
+    GameRecord,
+    GameStore,
+    PostgresStore,
+    SqliteStore,
+    StaleVersion,
+)
 from db.sqlite.store import migrations
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
-async def new(store: SqliteStore, channel: int = 10, **kw) -> GameRecord:
+async def new(store: GameStore, channel: int = 10, **kw) -> GameRecord:
     args = {"guild_id": 1, "channel_id": channel, "host_id": 7, "rules": "classic", "state": {}}
     args.update(kw)
     return await store.create_game(**args)
 
 
-async def test_create_and_get(store: SqliteStore) -> None:
+async def test_create_and_get(store: GameStore) -> None:
     g = await new(store, state={"seats": [7], "name": "Аня"}, now=T0)
     assert (g.status, g.version, g.guild_id, g.channel_id, g.host_id, g.rules) == (
         "lobby",
@@ -42,26 +56,26 @@ async def test_create_and_get(store: SqliteStore) -> None:
     assert await store.get_game(g.id + 100) is None
 
 
-async def test_dm_game_has_no_guild(store: SqliteStore) -> None:
+async def test_dm_game_has_no_guild(store: GameStore) -> None:
     g = await new(store, guild_id=None)
     got = await store.get_game(g.id)
     assert got is not None
     assert got.guild_id is None
 
 
-async def test_default_time_is_now_utc(store: SqliteStore) -> None:
+async def test_default_time_is_now_utc(store: GameStore) -> None:
     before = datetime.now(UTC)
     g = await new(store)
     assert before - timedelta(seconds=1) <= g.created_at <= datetime.now(UTC)
     assert g.created_at.utcoffset() == timedelta(0)
 
 
-async def test_naive_time_is_refused(store: SqliteStore) -> None:
+async def test_naive_time_is_refused(store: GameStore) -> None:
     with pytest.raises(ValueError, match="timezone"):
         await new(store, now=datetime(2025, 1, 1))
 
 
-async def test_channel_busy_while_lobby_or_playing(store: SqliteStore) -> None:
+async def test_channel_busy_while_lobby_or_playing(store: GameStore) -> None:
     g = await new(store)
     with pytest.raises(ChannelBusy) as info:
         await new(store)
@@ -76,7 +90,7 @@ async def test_channel_busy_while_lobby_or_playing(store: SqliteStore) -> None:
     assert again.status == "lobby"
 
 
-async def test_channel_busy_race_one_connection(store: SqliteStore) -> None:
+async def test_channel_busy_race_one_connection(store: GameStore) -> None:
     results = await asyncio.gather(*(new(store) for _ in range(8)), return_exceptions=True)
     made = [r for r in results if isinstance(r, GameRecord)]
     busy = [r for r in results if isinstance(r, ChannelBusy)]
@@ -85,11 +99,10 @@ async def test_channel_busy_race_one_connection(store: SqliteStore) -> None:
     assert all(b.game_id == made[0].id for b in busy)
 
 
-async def test_channel_busy_race_two_connections(tmp_path: Path) -> None:
+async def test_channel_busy_race_two_connections(backend) -> None:
     # Two processes (two connections) checking and inserting at once: only the unique
     # index can stop the second one, a SELECT-then-INSERT could not.
-    path = tmp_path / "race.sqlite3"
-    a, b = await SqliteStore.open(path), await SqliteStore.open(path)
+    a, b = await backend.open(), await backend.open()
     try:
         results = await asyncio.gather(new(a), new(b), new(a), new(b), return_exceptions=True)
         made = [r for r in results if isinstance(r, GameRecord)]
@@ -116,7 +129,7 @@ async def test_unique_index_enforced_without_the_store(tmp_path: Path) -> None:
         conn.close()
 
 
-async def test_active_game_and_active_games(store: SqliteStore) -> None:
+async def test_active_game_and_active_games(store: GameStore) -> None:
     assert await store.active_game(10) is None
     assert await store.active_games() == []
     a = await new(store, channel=10)
@@ -134,7 +147,7 @@ async def test_active_game_and_active_games(store: SqliteStore) -> None:
     assert [g.id for g in await store.active_games()] == [a.id, b.id]
 
 
-async def test_save_bumps_version_and_appends(store: SqliteStore) -> None:
+async def test_save_bumps_version_and_appends(store: GameStore) -> None:
     g = await new(store, now=T0)
     later = T0 + timedelta(minutes=3)
     saved = await store.save(
@@ -155,7 +168,7 @@ async def test_save_bumps_version_and_appends(store: SqliteStore) -> None:
     assert (kept.version, kept.status) == (2, "playing")
 
 
-async def test_actions_in_seq_order(store: SqliteStore) -> None:
+async def test_actions_in_seq_order(store: GameStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={}, actions=[(1, {"n": 1}), (0, {"n": 0})])
     await store.save(g.id, expect_version=1, state={}, actions=[(2, {"n": 2})])
@@ -163,7 +176,7 @@ async def test_actions_in_seq_order(store: SqliteStore) -> None:
     assert await store.actions(g.id + 1) == []
 
 
-async def test_stale_version_writes_nothing(store: SqliteStore) -> None:
+async def test_stale_version_writes_nothing(store: GameStore) -> None:
     g = await new(store, state={"v": 0})
     await store.save(g.id, expect_version=0, state={"v": 1}, actions=[(0, {"a": 0})])
     with pytest.raises(StaleVersion) as info:
@@ -181,7 +194,7 @@ async def test_stale_version_writes_nothing(store: SqliteStore) -> None:
     assert await store.actions(g.id) == [{"a": 0}]
 
 
-async def test_concurrent_saves_one_wins(store: SqliteStore) -> None:
+async def test_concurrent_saves_one_wins(store: GameStore) -> None:
     g = await new(store)
     results = await asyncio.gather(
         *(store.save(g.id, expect_version=0, state={"by": i}) for i in range(5)),
@@ -193,7 +206,7 @@ async def test_concurrent_saves_one_wins(store: SqliteStore) -> None:
     assert await store.get_game(g.id) == won[0]
 
 
-async def test_identical_reappend_is_ignored(store: SqliteStore) -> None:
+async def test_identical_reappend_is_ignored(store: GameStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={}, actions=[(0, {"type": "roll", "k": [1]})])
     # A replayed write (same seq, same action, key order aside) changes nothing in actions.
@@ -207,7 +220,7 @@ async def test_identical_reappend_is_ignored(store: SqliteStore) -> None:
     assert await store.actions(g.id) == [{"type": "roll", "k": [1]}, {"type": "pass"}]
 
 
-async def test_different_reappend_conflicts_and_rolls_back(store: SqliteStore) -> None:
+async def test_different_reappend_conflicts_and_rolls_back(store: GameStore) -> None:
     g = await new(store)
     await store.save(g.id, expect_version=0, state={"s": 1}, actions=[(0, {"type": "roll"})])
     with pytest.raises(ActionConflict):
@@ -223,7 +236,7 @@ async def test_different_reappend_conflicts_and_rolls_back(store: SqliteStore) -
     assert await store.actions(g.id) == [{"type": "roll"}]
 
 
-async def test_save_unknown_game_and_bad_status(store: SqliteStore) -> None:
+async def test_save_unknown_game_and_bad_status(store: GameStore) -> None:
     with pytest.raises(GameNotFound):
         await store.save(999, expect_version=0, state={})
     g = await new(store)
@@ -234,7 +247,7 @@ async def test_save_unknown_game_and_bad_status(store: SqliteStore) -> None:
     assert got.version == 0
 
 
-async def test_reviving_a_game_in_a_busy_channel(store: SqliteStore) -> None:
+async def test_reviving_a_game_in_a_busy_channel(store: GameStore) -> None:
     old = await new(store)
     await store.save(old.id, expect_version=0, state={}, status="cancelled")
     fresh = await new(store)
@@ -259,16 +272,15 @@ async def test_actions_are_append_only(tmp_path: Path) -> None:
         conn.close()
 
 
-async def test_durable_after_close(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "folder" / "d.sqlite3"
-    s = await SqliteStore.open(path)
+async def test_durable_after_close(backend) -> None:
+    s = await backend.open()
     g = await new(s)
     saved = await s.save(
         g.id, expect_version=0, state={"k": "v"}, status="playing", actions=[(0, {"x": 1})]
     )
     await s.close()
     # Another connection, as after a restart: everything acknowledged is there.
-    s2 = await SqliteStore.open(path)
+    s2 = await backend.open()
     try:
         assert await s2.get_game(g.id) == saved
         assert await s2.actions(g.id) == [{"x": 1}]
@@ -329,27 +341,37 @@ async def test_memory_store() -> None:
 # --- migrations -----------------------------------------------------------------------
 
 
-def test_migrations_are_numbered_and_shipped() -> None:
-    found = migrations()
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+def test_migrations_are_numbered_and_shipped(dialect: str) -> None:
+    found = importlib.import_module(f"db.{dialect}").migrations()
     assert [v for v, _, _ in found] == list(range(1, len(found) + 1))
     assert found[0][1] == "V1__init.sql"
     # Every migration file matches the package-data glob, so a wheel ships it too.
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     globs = pyproject["tool"]["setuptools"]["package-data"]["db"]
     for _, name, _ in found:
-        assert any(fnmatch(f"sqlite/migrations/{name}", g) for g in globs), name
-    folder = Path(db.__file__).parent / "sqlite" / "migrations"
+        assert any(fnmatch(f"{dialect}/migrations/{name}", g) for g in globs), name
+    folder = Path(db.__file__).parent / dialect / "migrations"
     assert sorted(p.name for p in folder.glob("*.sql")) == sorted(n for _, n, _ in found)
 
 
-async def test_upgrade_from_every_older_version(tmp_path: Path) -> None:
+def test_both_dialects_number_the_same_schema() -> None:
+    # schema_version() means the same schema whichever store reports it.
+    from db import postgres, sqlite
+
+    assert [(v, n) for v, n, _ in postgres.migrations()] == [
+        (v, n) for v, n, _ in sqlite.migrations()
+    ]
+
+
+async def test_upgrade_from_every_older_version(backend) -> None:
     latest = len(migrations())
     for older in range(latest):
-        path = tmp_path / f"v{older}.sqlite3"
-        s = await SqliteStore.open(path, upto=older)
+        where = await backend.fresh()
+        s = await where.open(upto=older)
         assert await s.schema_version() == older
         await s.close()
-        s = await SqliteStore.open(path)
+        s = await where.open()
         try:
             assert await s.schema_version() == latest
             g = await new(s)
@@ -358,12 +380,11 @@ async def test_upgrade_from_every_older_version(tmp_path: Path) -> None:
             await s.close()
 
 
-async def test_reopen_does_not_reapply(tmp_path: Path) -> None:
-    path = tmp_path / "twice.sqlite3"
-    s = await SqliteStore.open(path)
+async def test_reopen_does_not_reapply(backend) -> None:
+    s = await backend.open()
     g = await new(s)
     await s.close()
-    s = await SqliteStore.open(path)  # CREATE TABLE again would fail: migrations are skipped
+    s = await backend.open()  # CREATE TABLE again would fail: migrations are skipped
     try:
         assert await s.get_game(g.id) == g
     finally:
@@ -398,11 +419,10 @@ async def test_failed_migration_leaves_old_version(tmp_path: Path, monkeypatch) 
         await s.close()
 
 
-def test_sqlite_store_implements_the_protocol() -> None:
-    # The cogs type against GameStore; a PostgreSQL store would implement the same methods.
+@pytest.mark.parametrize("implementation", [SqliteStore, PostgresStore])
+def test_store_implements_the_protocol(implementation: type) -> None:
+    # The cogs type against GameStore; both stores implement the same methods.
     import inspect
-
-    from db import GameStore, SqliteStore
 
     wanted = {
         name: member
@@ -411,7 +431,7 @@ def test_sqlite_store_implements_the_protocol() -> None:
     }
     assert {"create_game", "save", "actions", "leaderboard", "update_settings"} <= set(wanted)
     for name, member in wanted.items():
-        mine = getattr(SqliteStore, name)
+        mine = getattr(implementation, name)
         assert inspect.iscoroutinefunction(mine), name
         assert list(inspect.signature(mine).parameters) == list(
             inspect.signature(member).parameters

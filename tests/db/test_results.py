@@ -1,4 +1,7 @@
-"""Results, leaderboards, member stats, history and server settings (migration V2)."""
+"""Results, leaderboards, member stats, history and server settings (migration V2).
+
+`store` and `backend` tests run against SQLite and PostgreSQL alike (conftest.py).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from db import SeatResult, SqliteStore, StaleVersion
+from db import GameStore, SeatResult, SqliteStore, StaleVersion
 from db.sqlite.store import migrations
 from db.store import GuildSettings
 
@@ -39,7 +42,7 @@ def seats(totals: list[int], players: list[int | None], losses=None) -> list[Sea
 
 
 async def play(
-    store: SqliteStore,
+    store: GameStore,
     totals: list[int],
     players: list[int | None],
     *,
@@ -77,7 +80,7 @@ async def play(
     return g.id
 
 
-async def test_results_written_with_the_last_action(store: SqliteStore) -> None:
+async def test_results_written_with_the_last_action(store: GameStore) -> None:
     gid = await play(store, [200, 150, 150], [1, 2, None])
     got = await store.results(gid)
     assert [(r.seat, r.player_id, r.total, r.rank, r.is_bot) for r in got] == [
@@ -94,7 +97,7 @@ async def test_results_written_with_the_last_action(store: SqliteStore) -> None:
     assert game.status == "finished"
 
 
-async def test_results_need_a_finish(store: SqliteStore) -> None:
+async def test_results_need_a_finish(store: GameStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     for status in (None, "playing", "cancelled"):
         with pytest.raises(ValueError, match="finishes"):
@@ -114,7 +117,7 @@ async def test_results_need_a_finish(store: SqliteStore) -> None:
     assert got.version == 0
 
 
-async def test_stale_finish_writes_no_results(store: SqliteStore) -> None:
+async def test_stale_finish_writes_no_results(store: GameStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     await store.save(g.id, expect_version=0, state={}, status="playing")
     with pytest.raises(StaleVersion):
@@ -124,7 +127,7 @@ async def test_stale_finish_writes_no_results(store: SqliteStore) -> None:
     assert await store.results(g.id) == []
 
 
-async def test_cancelled_game_has_no_results(store: SqliteStore) -> None:
+async def test_cancelled_game_has_no_results(store: GameStore) -> None:
     g = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic", state={})
     await store.save(g.id, expect_version=0, state={}, status="cancelled")
     assert await store.results(g.id) == []
@@ -135,14 +138,14 @@ async def test_cancelled_game_has_no_results(store: SqliteStore) -> None:
 # --- leaderboards -------------------------------------------------------------------------
 
 
-async def test_empty_board(store: SqliteStore) -> None:
+async def test_empty_board(store: GameStore) -> None:
     page = await store.leaderboard(1, metric="net", member_id=5)
     assert (page.lines, page.me, page.pages, page.ranked, page.page) == ([], None, 1, 0, 0)
     page = await store.leaderboard(1, page=3)
     assert (page.page, page.lines) == (0, [])
 
 
-async def test_wins_with_fair_ties(store: SqliteStore) -> None:
+async def test_wins_with_fair_ties(store: GameStore) -> None:
     await play(store, [100, 100, 50], [1, 2, 3])  # 1 and 2 share the win
     await play(store, [80, 90], [3, 4])
     await play(store, [10, 90], [1, 4])
@@ -155,7 +158,7 @@ async def test_wins_with_fair_ties(store: SqliteStore) -> None:
     ]
 
 
-async def test_each_metric_orders_its_way(store: SqliteStore) -> None:
+async def test_each_metric_orders_its_way(store: GameStore) -> None:
     # member 1: scores 300, 100 → avg 200, best 300; member 2: 250, 250 → avg 250, best 250
     await play(store, [300, 250], [1, 2], losses=[1.0, 2.0])
     await play(store, [100, 250, 40], [1, 2, 3], losses=[3.0, 0.5, None])
@@ -174,7 +177,7 @@ async def test_each_metric_orders_its_way(store: SqliteStore) -> None:
     assert board["skill"] == []  # nobody has 5 analysed games yet
 
 
-async def test_skill_needs_five_analysed_games_lower_is_better(store: SqliteStore) -> None:
+async def test_skill_needs_five_analysed_games_lower_is_better(store: GameStore) -> None:
     for i in range(5):
         await play(
             store,
@@ -192,7 +195,7 @@ async def test_skill_needs_five_analysed_games_lower_is_better(store: SqliteStor
     assert me is None  # member 3 has one analysed game: not ranked
 
 
-async def test_an_empty_skill_board_knows_there_were_games(store: SqliteStore) -> None:
+async def test_an_empty_skill_board_knows_there_were_games(store: GameStore) -> None:
     assert not (await store.leaderboard(1, metric="skill")).has_games
     await play(store, [10, 20], [1, 2], losses=[0.5, 0.5])
     page = await store.leaderboard(1, metric="skill")
@@ -201,7 +204,7 @@ async def test_an_empty_skill_board_knows_there_were_games(store: SqliteStore) -
     assert (await store.leaderboard(1, metric="wins")).has_games
 
 
-async def test_rules_filter_and_guild_scope(store: SqliteStore) -> None:
+async def test_rules_filter_and_guild_scope(store: GameStore) -> None:
     await play(store, [100, 50], [1, 2], rules="classic")
     await play(store, [10, 50], [1, 2], rules="yatzy")
     await play(store, [10, 500], [1, 9], guild=2)
@@ -214,13 +217,13 @@ async def test_rules_filter_and_guild_scope(store: SqliteStore) -> None:
     assert (await store.leaderboard(1, rules="banked")).ranked == 0
 
 
-async def test_bots_are_not_on_the_board(store: SqliteStore) -> None:
+async def test_bots_are_not_on_the_board(store: GameStore) -> None:
     await play(store, [10, 500], [1, None])
     page = await store.leaderboard(1, metric="best")
     assert [x.player_id for x in page.lines] == [1]
 
 
-async def test_pagination_and_own_line(store: SqliteStore) -> None:
+async def test_pagination_and_own_line(store: GameStore) -> None:
     # 25 members, member m scored m*10 once: best board is 25, 24, … 1
     for m in range(1, 26):
         await play(store, [m * 10], [m], channel=m)
@@ -241,9 +244,10 @@ async def test_pagination_and_own_line(store: SqliteStore) -> None:
     assert (await store.leaderboard(1, metric="best", member_id=99)).me is None
 
 
-async def test_board_reads_the_running_totals_by_index(store: SqliteStore) -> None:
+async def test_board_reads_the_running_totals_by_index(sqlite_store: SqliteStore) -> None:
     from db.sqlite.store import _BOARD_SQL
 
+    store = sqlite_store
     for by_rules, index in (
         (False, "USING INDEX standings_by_member (guild_id=?)"),
         (True, "USING PRIMARY KEY (guild_id=? AND rules=?)"),
@@ -272,14 +276,19 @@ game_st = st.tuples(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `backend` only makes a new empty database per example, so sharing it is fine.
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     games=st.lists(game_st, max_size=12),
     metric=st.sampled_from(["wins", "net", "average", "best", "skill"]),
     rules=st.sampled_from([None, "classic"]),
 )
-async def test_board_matches_an_independent_computation(games, metric, rules) -> None:
-    store = await SqliteStore.open(":memory:")
+async def test_board_matches_an_independent_computation(backend, games, metric, rules) -> None:
+    store = await backend.scratch()
     try:
         rows: list[tuple[int, int, int, float, float | None, str]] = []
         for n, (members, totals, losses, rs) in enumerate(games):
@@ -324,7 +333,7 @@ async def test_board_matches_an_independent_computation(games, metric, rules) ->
 # --- stats and history --------------------------------------------------------------------
 
 
-async def test_member_stats(store: SqliteStore) -> None:
+async def test_member_stats(store: GameStore) -> None:
     await play(store, [100, 50], [1, 2], rules="classic", losses=[1.0, None])
     await play(store, [30, 50], [1, 2], rules="yatzy", losses=[2.0, None])
     await play(store, [70, 70], [1, 2], rules="classic")
@@ -343,7 +352,7 @@ async def test_member_stats(store: SqliteStore) -> None:
     assert await store.member_stats(2, 1) == []
 
 
-async def test_recent_scores_last_twenty_oldest_first(store: SqliteStore) -> None:
+async def test_recent_scores_last_twenty_oldest_first(store: GameStore) -> None:
     for i in range(25):
         await play(store, [i], [1], at=T0 + timedelta(hours=i))
     scores = await store.recent_scores(1, 1)
@@ -351,7 +360,7 @@ async def test_recent_scores_last_twenty_oldest_first(store: SqliteStore) -> Non
     assert await store.recent_scores(1, 2) == []
 
 
-async def test_history_newest_first_with_seats(store: SqliteStore) -> None:
+async def test_history_newest_first_with_seats(store: GameStore) -> None:
     a = await play(store, [10, 20], [1, 2], at=T0)
     b = await play(store, [30, 5, 7], [2, 3, None], at=T0 + timedelta(days=1), rules="yatzy")
     await play(store, [1], [1], guild=2)
@@ -369,7 +378,7 @@ async def test_history_newest_first_with_seats(store: SqliteStore) -> None:
 # --- settings -----------------------------------------------------------------------------
 
 
-async def test_settings_defaults_update_and_validation(store: SqliteStore) -> None:
+async def test_settings_defaults_update_and_validation(store: GameStore) -> None:
     assert await store.guild_settings(1) == GuildSettings(
         guild_id=1,
         default_rules=None,
