@@ -133,3 +133,16 @@ def test_a_traceback_with_log_level_debug(scratch: Path) -> None:
     assert done.returncode != 0
     assert "Traceback" in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("Cannot reach Discord")
+
+
+def test_a_postgresql_server_that_refuses_is_one_line(scratch: Path) -> None:
+    url = f"postgresql://dice:secret@127.0.0.1:{closed_port()}/dicepoker"
+    line = one_line(start(scratch, "http://127.0.0.1:9/api", DATABASE_URL=url))
+    assert line.startswith("Cannot open the database postgresql://dice@127.0.0.1"), line
+    assert "secret" not in line  # the password is never shown
+
+
+def test_a_database_url_of_no_known_kind_is_one_line(scratch: Path) -> None:
+    done = start(scratch, "http://127.0.0.1:9/api", DATABASE_URL="mysql://x@y/z")
+    assert done.returncode == 2
+    assert one_line(done).startswith("DATABASE_URL")
