@@ -28,16 +28,17 @@ import sys
 import tempfile
 import time
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import simcord
 
 from bot.app import DicePokerBot
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, Score
 from bot.settings import Settings
-from cogs.play import Seat, Table
+from bot.match import Match, Seat
 from db import SqliteStore
 
 GAMES = 200
@@ -193,25 +194,25 @@ async def _load(folder: Path) -> Load:
         gc.collect()
         load.kb_per_game = (rss_kb() - empty) / GAMES
         load.owned_kb_per_game = (deep_size([bot]) - owned) / 1024 / GAMES
-        service = bot.get_cog("Play").service  # type: ignore[union-attr]
-        active = service.active_tables()
+        active = bot.play.service.cached()  # type: ignore[union-attr]
         load.bot_kb_per_game = deep_size(active) / 1024 / max(1, len(active))
         load.errors += len(env.errors)
         await bot.close()
     return load
 
 
-def _mid_game(table: Table, rng: random.Random, moves: int) -> Table:
-    game: Game = table.require_game()
+def _mid_game(match: Match, rng: random.Random, moves: int) -> tuple[Match, list[Any]]:
+    """`match` some moves on, and the actions that took it there."""
+    game: Game = match.require_game()
+    actions: list[Any] = []
     for _ in range(moves):
         if game.finished:
             break
         player = game.player
-        if game.throws < 2:
-            game, _ = game.apply(game.draw(player, rng))
-        else:
-            game, _ = game.score(player, game.options()[0].row)
-    return Table(**{**table.__dict__, "game": game})
+        action = game.draw(player, rng) if game.throws < 2 else Score(player, game.options()[0].row)
+        game, _ = game.apply(action)
+        actions.append(action)
+    return replace(match, game=game), actions
 
 
 async def _seed(folder: Path) -> Path:
@@ -222,7 +223,7 @@ async def _seed(folder: Path) -> Path:
     try:
         for g in range(STARTUP_GAMES):
             seats = tuple(Seat(1000 * g + i, f"p{g}-{i}") for i in range(MEMBERS_PER_GAME))
-            lobby = Table(
+            lobby = Match(
                 id=0,
                 channel_id=10_000 + g,
                 guild_id=1,
@@ -237,9 +238,9 @@ async def _seed(folder: Path) -> Path:
                 rules="classic",
                 state=lobby.to_dict(),
             )
-            started = lobby.start(seats[0].user_id, rng, "2026-01-01T00:00:00+00:00")
-            played = _mid_game(started, rng, rng.randrange(5, 40))
-            actions = [(i, a.to_json()) for i, a in enumerate(played.require_game().history)]
+            started = lobby.start(seats[0].user_id, rng, datetime(2026, 1, 1, tzinfo=UTC))
+            played, moves = _mid_game(started, rng, rng.randrange(5, 40))
+            actions = [(i, a.to_json()) for i, a in enumerate(moves)]
             await store.save(
                 record.id,
                 expect_version=record.version,
@@ -258,7 +259,7 @@ async def _startup(folder: Path) -> tuple[float, int]:
     bot = DicePokerBot(_settings(folder, "startup.sqlite3"), sync_globally=True)
     async with simcord.run(bot, check_errors=False):
         seconds = time.perf_counter() - start
-        loaded = len(bot.get_cog("Play").service.active_tables())  # type: ignore[union-attr]
+        loaded = len(bot.play.service.cached())  # type: ignore[union-attr]
         await bot.close()
     return seconds, loaded
 

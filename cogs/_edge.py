@@ -119,9 +119,17 @@ def sentence(text: str, *, names: Sequence[str] = ()) -> str:
     return text if text[-1] in ".!?…।" else text + "."
 
 
+# Parameters holding text a member typed (a name, a setting's value): shown, never
+# interpreted (markdown, mentions), wherever a refusal carries them.
+USER_TEXT = frozenset({"name", "player", "value"})
+
+
 def refusal_text(error: GameError, lang: str) -> str:
-    """The refusal in `lang`, with rows and rule sets named as the language names them."""
-    overrides: dict[str, object] = {}
+    """The refusal in `lang`, with rows and rule sets named as the language names them and
+    members' text escaped."""
+    overrides: dict[str, object] = {
+        k: safe(v) for k, v in error.params.items() if k in USER_TEXT and isinstance(v, str)
+    }
     row = error.params.get("row")
     if isinstance(row, str) and row in ROWS:
         overrides["row"] = t(f"rows.{row}", lang)

@@ -19,7 +19,6 @@ from bot.engine import RULESETS, Game, GameError, parse_action
 from bot.engine.replay import ReplayError, document, run
 from bot.i18n import t
 from bot.render.chart import scores_chart_png
-from bot.render.embed import safe
 from bot.render.league import HistoryEntry, StatsBlock, history_embed, stats_embed
 from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
 from db import METRICS, FinishedGame, GameRecord
@@ -57,7 +56,7 @@ async def stats(
         name = shown_name(target)
         numbers = await store.member_stats(guild_id, target.id)
         if not numbers:
-            raise GameError("stats.none", name=safe(name))
+            raise GameError("stats.none", name=name)
         lang = await public_language(interaction, store)
         recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
         png = scores_chart_png(

@@ -121,7 +121,7 @@ async def scorecard(
         game = match.require_game()
         target = member or interaction.user
         if str(target.id) not in game.players:
-            raise GameError("errors.no_card", name=safe(shown_name(target)))
+            raise GameError("errors.no_card", name=shown_name(target))
         embed = card_embed(game, str(target.id), match.names, match.id, lang)
         await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 

@@ -194,7 +194,9 @@ class GameService:
 
     def _remember(self, match: Match) -> None:
         if match.active:
-            self._cache[match.id] = match
+            # Without the last change's events and actions: a later change that applies
+            # nothing must not carry them into the log again.
+            self._cache[match.id] = replace(match, events=(), actions=())
         else:
             self._cache.pop(match.id, None)
 

@@ -210,13 +210,7 @@ def test_kick_rules_in_a_game() -> None:
 
 def test_the_host_who_leaves_passes_host_powers_to_the_next_human_seat() -> None:
     opened = lobby(ANN, BOB).add_computer(HOST, "easy")
-    # Seats: host, ann, bob, computer. Start with the host to move (any dice that do it).
-    game = next(
-        g
-        for seed in range(100)
-        if (g := scheduled(opened, lambda m, s=seed: m.start(HOST, random.Random(s), T0)))
-        .current_id == HOST
-    )  # fmt: skip
+    game = _host_first(opened)  # seats: host, ann, bob, computer; the host to move
     assert [int(p) for p in game.require_game().players] == [HOST, ANN, BOB, -1]
     after = game.leave_game(HOST)
     assert after.host_id == ANN
@@ -250,6 +244,7 @@ def test_a_host_marked_away_passes_host_powers_too() -> None:
 
 
 def _host_first(opened: Match) -> Match:
+    """`opened` started (and scheduled) with dice that let the host throw first."""
     return next(
         g
         for seed in range(100)
