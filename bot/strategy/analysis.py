@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.engine import Action, Game, Roll, Score
 
 from .policy import Decision, Hold, Record, loss
-from .table import Table
+from .table import ValueTable
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def decisions(start: Game, actions: Iterable[Action]) -> Iterator[tuple[Game, De
 
 
 def analyse(
-    table: Table,
+    table: ValueTable,
     start: Game,
     actions: Iterable[Action],
     players: Collection[str] | None = None,

@@ -16,7 +16,7 @@ from bot.engine import Game, totals_of
 from .dice import INDEX, OUTCOMES, PROB, FloatArray, best_after_throw, keep_values
 from .model import NEG, Model
 from .solver import row_values
-from .table import Table, TurnArrays
+from .table import TurnArrays, ValueTable
 
 Level = Literal["easy", "normal", "perfect"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "perfect")
@@ -108,14 +108,14 @@ def _choices(
     return out
 
 
-def _require(game: Game, table: Table) -> None:
+def _require(game: Game, table: ValueTable) -> None:
     if game.finished:
         raise ValueError("the game is over")
     if game.rules.name != table.rules.name:
         raise ValueError(f"the table is for {table.rules.name}, the game plays {game.rules.name}")
 
 
-def advise(table: Table, game: Game, top: int = 3) -> Advice:
+def advise(table: ValueTable, game: Game, top: int = 3) -> Advice:
     """The best choices for the current player now, best first (at most `top`).
 
     Before the turn's first throw the only choice is to throw all five dice; with throws left
@@ -131,7 +131,7 @@ def advise(table: Table, game: Game, top: int = 3) -> Advice:
     return Advice(tuple(Choice(d, v) for v, d, _ in ranked[:top]))
 
 
-def value_of(table: Table, game: Game, decision: Decision) -> float:
+def value_of(table: ValueTable, game: Game, decision: Decision) -> float:
     """Expected final score after `decision` now, with perfect play afterwards."""
     _require(game, table)
     card = game.card
@@ -168,7 +168,7 @@ def _stop_later(arrays: TurnArrays) -> FloatArray:
     return out
 
 
-def loss(table: Table, game_before: Game, decision: Decision) -> float:
+def loss(table: ValueTable, game_before: Game, decision: Decision) -> float:
     """Expected points lost by `decision` in `game_before` against the best choice (≥ 0)."""
     best = advise(table, game_before, top=1).best.expected
     return max(0.0, best - value_of(table, game_before, decision))
@@ -177,7 +177,7 @@ def loss(table: Table, game_before: Game, decision: Decision) -> float:
 # --- computer players ----------------------------------------------------------------
 
 
-def choose(level: Level, game: Game, table: Table | None, rng: random.Random) -> Decision:
+def choose(level: Level, game: Game, table: ValueTable | None, rng: random.Random) -> Decision:
     """A computer player's next decision for the current player of `game`.
 
     easy: hold the most common face, record the best immediate score at the end;

@@ -22,10 +22,10 @@ from .dice import (
 from .model import Model
 from .policy import Hold, Level, PassTurn, Record, _sub_keeps, choose
 from .solver import row_values
-from .table import Table
+from .table import ValueTable
 
 
-def play_solitaire(rules: str, level: Level, table: Table | None, rng: random.Random) -> int:
+def play_solitaire(rules: str, level: Level, table: ValueTable | None, rng: random.Random) -> int:
     """One game for one player; returns the final total."""
     game = Game.new(rules, ["solo"])
     while not game.finished:
@@ -76,7 +76,7 @@ def _throw(rng: np.random.Generator, keep_counts: IntArray, code: IntArray) -> I
     return out
 
 
-def simulate_perfect(table: Table, games: int, seed: int = 0) -> FloatArray:
+def simulate_perfect(table: ValueTable, games: int, seed: int = 0) -> FloatArray:
     """Final scores of `games` solitaire games played perfectly from an empty card.
 
     Every game plays its turn in the same step; games are grouped by lower state so the

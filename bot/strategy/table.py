@@ -41,7 +41,7 @@ class TurnArrays:
 
 
 @dataclass
-class Table:
+class ValueTable:
     """V[u, lo] for every reachable turn start of one rule set, with its model."""
 
     model: Model
@@ -106,20 +106,20 @@ def _turn_arrays(model: Model, v: FloatArray, u: int, lo: int) -> TurnArrays:
 # --- computing and caching -----------------------------------------------------------
 
 
-def compute(rules: str | RuleSet, start: Mapping[str, int | None] | None = None) -> Table:
+def compute(rules: str | RuleSet, start: Mapping[str, int | None] | None = None) -> ValueTable:
     """Solve a rule set exactly (seconds for a full card; a sub-card is much faster)."""
     rs = get_rules(rules) if isinstance(rules, str) else rules
     began = time.perf_counter()
     model = Model(rs, start)
     values = solve(model)
-    return Table(model, values, time.perf_counter() - began)
+    return ValueTable(model, values, time.perf_counter() - began)
 
 
 def path_for(rules: str, cache_dir: Path) -> Path:
     return Path(cache_dir) / f"{rules}.v{FORMAT_VERSION}.npz"
 
 
-def save(table: Table, cache_dir: Path) -> Path:
+def save(table: ValueTable, cache_dir: Path) -> Path:
     """Write atomically: a reader sees the old file, no file, or the whole new one."""
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -151,7 +151,7 @@ def _model(name: str) -> Model:
     return Model(get_rules(name))
 
 
-def load(rules: str, cache_dir: Path) -> Table | None:
+def load(rules: str, cache_dir: Path) -> ValueTable | None:
     """The cached table, or None when missing, from another format version or damaged."""
     if rules not in EXACT:
         raise ValueError(f"no exact table for {rules!r} (exact: {', '.join(EXACT)})")
@@ -167,10 +167,10 @@ def load(rules: str, cache_dir: Path) -> Table | None:
     if meta.get("version") != FORMAT_VERSION or tuple(stored.shape) != expected_shape:
         return None
     values = np.vstack([stored.astype(np.float64), np.full((1, stored.shape[1]), -np.inf)])
-    return Table(model, values)
+    return ValueTable(model, values)
 
 
-def load_or_compute(rules: str, cache_dir: Path) -> Table:
+def load_or_compute(rules: str, cache_dir: Path) -> ValueTable:
     """Load the cached table, else compute it and cache it (pure: run it off the loop)."""
     table = load(rules, cache_dir)
     if table is None:

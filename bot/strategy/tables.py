@@ -6,9 +6,9 @@ loop: `get(rules)` answers at once with the table or None, and a None starts the
 worker thread (numpy releases the GIL for the heavy part). A hint asked for meanwhile
 says the table is being prepared; computer players `await wait(rules)`.
 
-    tables = TableManager(settings.strategy_dir)   # in the play cog's service
+    tables = SolutionCache(settings.strategy_dir)   # in the play cog's service
     tables.get("classic")          # None the first time: loading has started
-    await tables.wait("classic")   # the Table (None for banked: no exact table)
+    await tables.wait("classic")   # the ValueTable (None for banked: no exact table)
     tables.precompute()            # start-up (STRATEGY_PRECOMPUTE): every exact table
 
 `precompute` loads every cached table, then computes the missing ones one after another in
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from .table import EXACT, Table, compute, load, path_for, save
+from .table import EXACT, ValueTable, compute, load, path_for, save
 
 log = logging.getLogger(__name__)
 
@@ -59,24 +59,24 @@ class _ClosedError(Exception):
     """The manager was closed while a table was on its way (not an error worth a log)."""
 
 
-Loader = Callable[[str], Table]
+Loader = Callable[[str], ValueTable]
 Status = Literal["ready", "loading", "idle", "failed", "none"]  # none: banked
 
 
-class TableManager:
+class SolutionCache:
     """One table per exact rule set, each loaded at most once (a failure may be retried)."""
 
     def __init__(self, cache_dir: Path | None, *, loader: Loader | None = None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else Path("data/strategy")
         self._loader: Loader = loader or self._load_or_compute
-        self._tables: dict[str, Table] = {}
-        self._jobs: dict[str, concurrent.futures.Future[Table]] = {}
+        self._tables: dict[str, ValueTable] = {}
+        self._jobs: dict[str, concurrent.futures.Future[ValueTable]] = {}
         self._failed: set[str] = set()
         self._lock = threading.Lock()  # done-callbacks run in the worker threads
         self._closed = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # precompute on
 
-    def _load_or_compute(self, rules: str) -> Table:
+    def _load_or_compute(self, rules: str) -> ValueTable:
         began = time.perf_counter()
         table = load(rules, self.cache_dir)
         if table is not None:
@@ -97,7 +97,7 @@ class TableManager:
         log.info("strategy table for %s: computed in %.1f s", rules, table.seconds)
         return table
 
-    def _in_worker(self, pool: concurrent.futures.ProcessPoolExecutor, rules: str) -> Table:
+    def _in_worker(self, pool: concurrent.futures.ProcessPoolExecutor, rules: str) -> ValueTable:
         """Compute in the worker process, then load what it cached (milliseconds)."""
         if self._closed:
             raise _ClosedError(rules)
@@ -117,14 +117,14 @@ class TableManager:
 
     # --- asking --------------------------------------------------------------------
 
-    def get(self, rules: str) -> Table | None:
+    def get(self, rules: str) -> ValueTable | None:
         """The table now, or None (loading has been started; banked never has one)."""
         table = self._tables.get(rules)
         if table is None and rules in EXACT:
             self._start(rules)
         return table
 
-    def loaded(self, rules: str) -> Table | None:
+    def loaded(self, rules: str) -> ValueTable | None:
         """The table if it is in memory; starts nothing (the post-game analysis)."""
         return self._tables.get(rules)
 
@@ -138,7 +138,7 @@ class TableManager:
         job = self._jobs.get(rules)
         return "loading" if job is not None and not job.done() else "idle"
 
-    async def wait(self, rules: str) -> Table | None:
+    async def wait(self, rules: str) -> ValueTable | None:
         """The table, waiting for the worker if need be (None: banked, or the work failed)."""
         if rules not in EXACT:
             return None
@@ -199,7 +199,7 @@ class TableManager:
                 time.perf_counter() - began,
             )
 
-    def put(self, table: Table) -> None:
+    def put(self, table: ValueTable) -> None:
         """Use `table` for its rule set (tests; a table computed elsewhere)."""
         with self._lock:
             self._tables[table.rules.name] = table
@@ -240,7 +240,7 @@ class TableManager:
             target=self._work, args=(rules, job), name=f"strategy-{rules}", daemon=True
         ).start()
 
-    def _work(self, rules: str, job: concurrent.futures.Future[Table]) -> None:
+    def _work(self, rules: str, job: concurrent.futures.Future[ValueTable]) -> None:
         if not job.set_running_or_notify_cancel():
             return
         try:
@@ -248,7 +248,7 @@ class TableManager:
         except BaseException as exc:  # handed to whoever waits (and logged once)
             job.set_exception(exc)
 
-    def _finished(self, rules: str, job: concurrent.futures.Future[Table]) -> None:
+    def _finished(self, rules: str, job: concurrent.futures.Future[ValueTable]) -> None:
         if job.cancelled():
             return
         error = job.exception()
