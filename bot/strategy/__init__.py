@@ -19,20 +19,8 @@ from their own card). `banked` has no table: its computer player and its hint
 """
 
 from .banked import advise_banked
-from .policy import (
-    LEVELS,
-    Advice,
-    Choice,
-    Decision,
-    Hold,
-    Level,
-    PassTurn,
-    Record,
-    advise,
-    choose,
-    loss,
-    value_of,
-)
+from .moves import LEVELS, Advice, Choice, Decision, Hold, Level, PassTurn, Record
+from .policy import advise, choose, loss, value_of
 from .table import EXACT, FORMAT_VERSION, ValueTable, compute, load, load_or_compute, path_for, save
 
 __all__ = [

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from bot.engine import Action, Game, Roll, Score
 
-from .policy import Decision, Hold, Record, loss
+from .moves import Decision, Hold, Record
+from .policy import loss
 from .table import ValueTable
 
 

@@ -35,17 +35,7 @@ from bot.engine import Game, RuleSet, get_rules, totals_of
 
 from .dice import INDEX, OUTCOMES, PROB, FloatArray, best_after_throw, keep_values
 from .model import NEG
-from .policy import (
-    Advice,
-    Choice,
-    Decision,
-    Hold,
-    Level,
-    PassTurn,
-    Record,
-    _sub_keeps,
-    positions_of,
-)
+from .moves import Advice, Choice, Decision, Hold, Level, PassTurn, Record, positions_of, sub_keeps
 
 PAR = 0.8
 EXTRA_PLANNED = 2  # banked throws the planner looks ahead (more almost never pays)
@@ -150,7 +140,7 @@ def _ranked(game: Game, *, perfect: bool) -> list[tuple[float, Decision]]:
         for opt in game.options()
     )
     if t < horizon:
-        for keep in _sub_keeps(tuple(sorted(game.dice))):
+        for keep in sub_keeps(tuple(sorted(game.dice))):
             val = float(keeps[t][len(keep)][INDEX[len(keep)][keep]])
             out.append((val, Hold(positions_of(game.dice, keep))))
     # Stable: on equal values a record beats a pass, a pass beats throwing again.

@@ -20,10 +20,11 @@ expected final score of a card is its current total plus `V`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 import numpy as np
 
-from bot.engine import FACE, UPPER, RuleSet
+from bot.engine import FACE, UPPER, RuleSet, get_rules
 
 from .dice import COUNTS, OUTCOMES, BoolArray, FloatArray, IntArray
 
@@ -200,3 +201,9 @@ class Model:
         )
         self.poker_made = np.array([len(set(o)) == 1 for o in OUTCOMES]) if self.poker_bit else None
         self.counts = COUNTS
+
+
+@lru_cache(maxsize=8)
+def model_for(name: str) -> Model:
+    """The model of an empty card of rule set `name`, built once (loading, normal play)."""
+    return Model(get_rules(name))

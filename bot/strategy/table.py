@@ -9,7 +9,6 @@ import time
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from bot.engine import Card, RuleSet, get_rules, totals_of
 
 from .dice import FloatArray, best_after_throw, keep_values
-from .model import Model
+from .model import Model, model_for
 from .solver import row_values, solve
 
 # Bump when the file layout or the meaning of the values changes: old files are ignored.
@@ -146,11 +145,6 @@ def save(table: ValueTable, cache_dir: Path) -> Path:
     return target
 
 
-@lru_cache(maxsize=8)
-def _model(name: str) -> Model:
-    return Model(get_rules(name))
-
-
 def load(rules: str, cache_dir: Path) -> ValueTable | None:
     """The cached table, or None when missing, from another format version or damaged."""
     if rules not in EXACT:
@@ -162,7 +156,7 @@ def load(rules: str, cache_dir: Path) -> ValueTable | None:
             stored = data["values"]
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None  # missing, truncated or not ours: compute it again
-    model = _model(rules)
+    model = model_for(rules)
     expected_shape = (len(model.upper_keys), len(model.lower_keys))
     if meta.get("version") != FORMAT_VERSION or tuple(stored.shape) != expected_shape:
         return None
