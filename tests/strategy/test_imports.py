@@ -1,6 +1,8 @@
 """The strategy package's imports: no cycle, none hidden in a function, a pure core."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,19 @@ def test_the_core_imports_nothing_of_the_bot_or_the_event_loop(name):
         root = mod.split(".")[0]
         assert root not in IMPURE, f"{name}.py imports {mod}"
         assert not mod.startswith(".tables"), f"{name}.py imports the table cache"
+
+
+def test_importing_the_core_loads_none_of_them_indirectly():
+    core = sorted(set(MODULES) - {"tables", "__init__"})
+    loaded = f"sorted(m for m in sys.modules if m.split('.')[0] in {IMPURE!r})"
+    code = "; ".join(
+        ["import sys", *(f"import bot.strategy.{n}" for n in core), f"print({loaded})"]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parents[1],
+    )
+    assert done.stdout.strip() == "[]"
