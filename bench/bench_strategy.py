@@ -7,7 +7,8 @@ size, the load time, the hint latency (median and p99 of `advise` over every dec
 perfect games, the first hint of a turn included: it computes that turn's arrays),
 100,000 perfect solitaire games simulated on the table (games per second, their mean
 against the computed optimum in standard errors), then the banked policy's average per
-level. Targets (issue 4): each table ≤ 15 s, hint p99 ≤ 1 ms, table files ≤ 20 MB.
+level with the planner's settings (perfect averages about 244: see banked.py).
+Targets (issue 4): each table ≤ 15 s, hint p99 ≤ 1 ms, table files ≤ 20 MB.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 
 from bot.engine import Game
 from bot.strategy import EXACT, LEVELS, Hold, Record, advise, load, path_for
+from bot.strategy.banked import EXTRA_PLANNED, PAR, UPPER_GAIN
 from bot.strategy.simulate import play_solitaire, simulate_perfect
 
 GAMES = 100_000
@@ -118,6 +120,12 @@ def main() -> None:
                 flush=True,
             )
     rng = random.Random(2)
+    # The planner's settings (bot/strategy/banked.py): normal plans with λ = 0, easy not at all.
+    planner = {
+        "easy": "",
+        "normal": f"  (λ 0, upper figure {UPPER_GAIN:g})",
+        "perfect": f"  (λ {PAR:g}, upper figure {UPPER_GAIN:g}, ≤ {EXTRA_PLANNED} banked throws)",
+    }
     for level in LEVELS:
         began = time.perf_counter()
         totals = [play_solitaire("banked", level, None, rng) for _ in range(BANKED_GAMES)]
@@ -125,6 +133,7 @@ def main() -> None:
         se = statistics.stdev(totals) / BANKED_GAMES**0.5
         print(
             f"banked {level:8} {statistics.fmean(totals):8.2f} ± {se:.2f} over "
-            f"{BANKED_GAMES} games ({BANKED_GAMES / elapsed:,.0f} games/s through the engine)",
+            f"{BANKED_GAMES} games ({BANKED_GAMES / elapsed:,.0f} games/s through the engine)"
+            f"{planner[level]}",
             flush=True,
         )
