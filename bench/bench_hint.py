@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.engine import Game
-from bot.strategy import Hold, Record, Table, choose, compute, load, save
+from bot.strategy import Hold, Record, ValueTable, choose, compute, load, save
 from bot.strategy.analysis import analyse
 from cogs.play._hint import hint_embed
 
@@ -22,16 +22,16 @@ PLAYERS = 8  # the largest table: the longest log a hint or the analysis replays
 
 
 class _Ready:
-    """A TableManager stand-in that already holds the table (the hint never waits)."""
+    """A SolutionCache stand-in that already holds the table (the hint never waits)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: ValueTable) -> None:
         self.table = table
 
-    def get(self, _rules: str) -> Table | None:
+    def get(self, _rules: str) -> ValueTable | None:
         return self.table
 
 
-def _table(rules: str, directory: Path) -> Table | None:
+def _table(rules: str, directory: Path) -> ValueTable | None:
     table = load(rules, directory)
     if table is None and rules == "classic":
         table = compute(rules)
@@ -39,7 +39,7 @@ def _table(rules: str, directory: Path) -> Table | None:
     return table
 
 
-def _late_game(table: Table, rng: random.Random) -> Game:
+def _late_game(table: ValueTable, rng: random.Random) -> Game:
     """Eight normal players, stopped in the last round (a long log to replay)."""
     players = [str(n) for n in range(1, PLAYERS + 1)]
     game = Game.new(table.rules, players)
@@ -57,7 +57,7 @@ def _late_game(table: Table, rng: random.Random) -> Game:
     return game
 
 
-def _finish(game: Game, table: Table, rng: random.Random) -> Game:
+def _finish(game: Game, table: ValueTable, rng: random.Random) -> Game:
     while not game.finished:
         decision = choose("normal", game, table, rng)
         if isinstance(decision, Hold):

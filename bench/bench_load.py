@@ -37,8 +37,8 @@ import simcord
 
 from bot.app import DicePokerBot
 from bot.engine import Game, RuleSet, Score
-from bot.settings import Settings
 from bot.match import Match, Seat
+from bot.settings import Settings
 from db import SqliteStore
 
 GAMES = 200

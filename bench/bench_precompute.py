@@ -14,8 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.strategy.tables import SolutionCache
+
 from bot.strategy.table import EXACT
-from bot.strategy.tables import TableManager
 
 TICK = 0.01
 
@@ -35,7 +36,7 @@ async def _lag_until(done: Callable[[], bool]) -> tuple[float, float]:
 
 async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="dicepoker-precompute-") as tmp:
-        tables = TableManager(Path(tmp) / "process")
+        tables = SolutionCache(Path(tmp) / "process")
         tables.precompute()
         lag, seconds = await _lag_until(
             lambda: all(tables.status(n) in ("ready", "failed") for n in EXACT)
@@ -48,7 +49,7 @@ async def main() -> None:
         tables.close()
 
         # The same work for one table in a thread of this process (no precompute).
-        threaded = TableManager(Path(tmp) / "thread")
+        threaded = SolutionCache(Path(tmp) / "thread")
         began = time.perf_counter()
         threaded.get("scandinavian")
         lag, _ = await _lag_until(lambda: threaded.status("scandinavian") != "loading")

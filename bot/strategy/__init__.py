@@ -2,7 +2,7 @@
 
 Pure Python + numpy: no asyncio. The bot runs `load_or_compute` / `load` in a worker
 thread or process (a table takes seconds to compute, milliseconds to load) and keeps the
-`Table`; everything else is fast enough to call on the event loop with the table loaded.
+`ValueTable`; everything else is fast enough to call on the event loop with the table loaded.
 
 Exact rule sets (`EXACT`: classic, yatzy, yahtzee, scandinavian) are solved by backward
 dynamic programming over turn starts; the table maximises one player's expected final
@@ -19,21 +19,9 @@ from their own card). `banked` has no table: its computer player and its hint
 """
 
 from .banked import advise_banked
-from .policy import (
-    LEVELS,
-    Advice,
-    Choice,
-    Decision,
-    Hold,
-    Level,
-    PassTurn,
-    Record,
-    advise,
-    choose,
-    loss,
-    value_of,
-)
-from .table import EXACT, FORMAT_VERSION, Table, compute, load, load_or_compute, path_for, save
+from .moves import LEVELS, Advice, Choice, Decision, Hold, Level, PassTurn, Record
+from .policy import advise, choose, loss, value_of
+from .table import EXACT, FORMAT_VERSION, ValueTable, compute, load, load_or_compute, path_for, save
 
 __all__ = [
     "EXACT",
@@ -46,7 +34,7 @@ __all__ = [
     "Level",
     "PassTurn",
     "Record",
-    "Table",
+    "ValueTable",
     "advise",
     "advise_banked",
     "choose",

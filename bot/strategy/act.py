@@ -6,8 +6,9 @@ import random
 
 from bot.engine import DICE, Action, DiceSource, Game, Pass, Roll, Score
 
-from .policy import Decision, Hold, Level, PassTurn, Record, choose
-from .table import Table
+from .moves import Decision, Hold, Level, PassTurn, Record
+from .policy import choose
+from .table import ValueTable
 
 
 def to_action(game: Game, decision: Decision, dice: DiceSource) -> Action:
@@ -23,7 +24,7 @@ def to_action(game: Game, decision: Decision, dice: DiceSource) -> Action:
 
 
 def next_action(
-    level: Level, game: Game, table: Table | None, rng: random.Random, dice: DiceSource
+    level: Level, game: Game, table: ValueTable | None, rng: random.Random, dice: DiceSource
 ) -> Action:
     """What a computer player of `level` does next, as an engine action."""
     return to_action(game, choose(level, game, table, rng), dice)

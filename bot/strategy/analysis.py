@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from bot.engine import Action, Game, Roll, Score
 
-from .policy import Decision, Hold, Record, loss
-from .table import Table
+from .moves import Decision, Hold, Record
+from .policy import loss
+from .table import ValueTable
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def decisions(start: Game, actions: Iterable[Action]) -> Iterator[tuple[Game, De
 
 
 def analyse(
-    table: Table,
+    table: ValueTable,
     start: Game,
     actions: Iterable[Action],
     players: Collection[str] | None = None,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.engine import RULESETS
 
+from .simulate import play_solitaire
 from .table import EXACT, compute, load, save
 
 
@@ -37,8 +38,6 @@ def solve(rules: str, cache_dir: Path, *, recompute: bool = False, games: int = 
 
 def _banked(rules: str, games: int) -> int:
     """No exact value exists: report the banked policy's measured average instead."""
-    from .simulate import play_solitaire  # noqa: PLC0415
-
     began = time.perf_counter()
     rng = random.Random(20240601)
     scores = [play_solitaire(rules, "perfect", None, rng) for _ in range(games)]

@@ -20,12 +20,13 @@ expected final score of a card is its current total plus `V`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 import numpy as np
 
-from bot.engine import FACE, UPPER, RuleSet
+from bot.engine import FACE, UPPER, RuleSet, get_rules
 
-from .dice import COUNTS, OUTCOMES, FloatArray, IntArray
+from .dice import COUNTS, OUTCOMES, BoolArray, FloatArray, IntArray
 
 UpperKey = tuple[int, int | None]  # (mask, bonus progress or None when decided)
 NEG = -np.inf
@@ -154,6 +155,7 @@ class Model:
             else:
                 keys.append(mask)
         self.lower_keys: list[int] = keys
+        self.lower_key_array: IntArray = np.array(keys, dtype=np.int64)
         self.lower_index = {k: i for i, k in enumerate(keys)}
         nl = len(keys)
         # lnext[l, r, made]: lower index after recording lower row r (made = poker scored 50).
@@ -169,12 +171,11 @@ class Model:
                     self.lnext[i, r, made] = self.lower_index[k2]
         self.lower_pop = np.array([_popcount(k & self.full_lower) for k in keys])
 
-    def joker_active(self, lkey: int) -> bool:
-        if self.joker == "yatzy":
-            return bool(lkey & self.flag_bit)
-        if self.joker == "yahtzee":
-            return bool(lkey & self.poker_bit)
-        return False
+    def joker_active(self, lkeys: IntArray) -> BoolArray:
+        """Per lower key: whether a throw of poker is a forced joker."""
+        bit = {"yatzy": self.flag_bit, "yahtzee": self.poker_bit}.get(self.joker, 0)
+        active: BoolArray = (lkeys & bit) != 0
+        return active
 
     # --- points -----------------------------------------------------------------------
 
@@ -200,3 +201,9 @@ class Model:
         )
         self.poker_made = np.array([len(set(o)) == 1 for o in OUTCOMES]) if self.poker_bit else None
         self.counts = COUNTS
+
+
+@lru_cache(maxsize=8)
+def model_for(name: str) -> Model:
+    """The model of an empty card of rule set `name`, built once (loading, normal play)."""
+    return Model(get_rules(name))

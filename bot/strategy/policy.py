@@ -1,89 +1,25 @@
-"""Decisions inside a turn: the hint, the loss of a choice, the computer players."""
+"""Decisions inside a turn: the hint, the loss of a choice, the computer players.
+
+`choose` is the one entry for a computer player of any rule set: the exact rule sets are
+played here, banked by `bot.strategy.banked` (which knows nothing of this module).
+"""
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Literal
+from functools import lru_cache
 
 import numpy as np
 
 from bot.engine import Game, totals_of
 
+from .banked import choose_banked
 from .dice import INDEX, OUTCOMES, PROB, FloatArray, best_after_throw, keep_values
-from .model import NEG, Model
+from .model import NEG, Model, model_for
+from .moves import Advice, Choice, Decision, Hold, Level, Record, positions_of, sub_keeps
 from .solver import row_values
-from .table import Table, TurnArrays
-
-Level = Literal["easy", "normal", "perfect"]
-LEVELS: tuple[Level, ...] = ("easy", "normal", "perfect")
-
-
-@dataclass(frozen=True)
-class Hold:
-    """Hold these dice positions (0-based) and throw the others."""
-
-    positions: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Record:
-    """Record this row now."""
-
-    row: str
-
-
-@dataclass(frozen=True)
-class PassTurn:
-    """End the turn without recording (banked only)."""
-
-
-Decision = Hold | Record | PassTurn
-
-
-@dataclass(frozen=True)
-class Choice:
-    decision: Decision
-    expected: float  # expected final score of the card with this choice and best play after
-
-
-@dataclass(frozen=True)
-class Advice:
-    """The hint: the best choice first, then the runners-up (at most three in all)."""
-
-    choices: tuple[Choice, ...]
-
-    @property
-    def best(self) -> Choice:
-        return self.choices[0]
-
-
-# --- the keeps of each outcome -------------------------------------------------------
-
-
-@cache
-def _sub_keeps(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Distinct sub-multisets of 0 … 4 of the sorted dice."""
-    found: dict[tuple[int, ...], None] = {}
-    for n in range(5):
-        for combo in itertools.combinations(dice, n):
-            found[combo] = None
-    return tuple(found)
-
-
-def positions_of(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
-    """Positions in `dice` showing the multiset `keep` (the leftmost ones)."""
-    need = Counter(keep)
-    out = []
-    for i, d in enumerate(dice):
-        if need[d] > 0:
-            need[d] -= 1
-            out.append(i)
-    return tuple(out)
-
+from .table import TurnArrays, ValueTable
 
 # --- values of every choice now ------------------------------------------------------
 
@@ -102,20 +38,20 @@ def _choices(
             out.append((base + val, Record(row), None))
     if game.throws_left() > 0:
         keeps = arrays.keeps[game.throws]
-        for keep in _sub_keeps(tuple(sorted(dice))):
+        for keep in sub_keeps(tuple(sorted(dice))):
             val = float(keeps[len(keep)][INDEX[len(keep)][keep]])
             out.append((base + val, Hold(positions_of(dice, keep)), keep))
     return out
 
 
-def _require(game: Game, table: Table) -> None:
+def _require(game: Game, table: ValueTable) -> None:
     if game.finished:
         raise ValueError("the game is over")
     if game.rules.name != table.rules.name:
         raise ValueError(f"the table is for {table.rules.name}, the game plays {game.rules.name}")
 
 
-def advise(table: Table, game: Game, top: int = 3) -> Advice:
+def advise(table: ValueTable, game: Game, top: int = 3) -> Advice:
     """The best choices for the current player now, best first (at most `top`).
 
     Before the turn's first throw the only choice is to throw all five dice; with throws left
@@ -131,7 +67,7 @@ def advise(table: Table, game: Game, top: int = 3) -> Advice:
     return Advice(tuple(Choice(d, v) for v, d, _ in ranked[:top]))
 
 
-def value_of(table: Table, game: Game, decision: Decision) -> float:
+def value_of(table: ValueTable, game: Game, decision: Decision) -> float:
     """Expected final score after `decision` now, with perfect play afterwards."""
     _require(game, table)
     card = game.card
@@ -168,7 +104,7 @@ def _stop_later(arrays: TurnArrays) -> FloatArray:
     return out
 
 
-def loss(table: Table, game_before: Game, decision: Decision) -> float:
+def loss(table: ValueTable, game_before: Game, decision: Decision) -> float:
     """Expected points lost by `decision` in `game_before` against the best choice (≥ 0)."""
     best = advise(table, game_before, top=1).best.expected
     return max(0.0, best - value_of(table, game_before, decision))
@@ -177,7 +113,7 @@ def loss(table: Table, game_before: Game, decision: Decision) -> float:
 # --- computer players ----------------------------------------------------------------
 
 
-def choose(level: Level, game: Game, table: Table | None, rng: random.Random) -> Decision:
+def choose(level: Level, game: Game, table: ValueTable | None, rng: random.Random) -> Decision:
     """A computer player's next decision for the current player of `game`.
 
     easy: hold the most common face, record the best immediate score at the end;
@@ -188,8 +124,6 @@ def choose(level: Level, game: Game, table: Table | None, rng: random.Random) ->
     if game.finished:
         raise ValueError("the game is over")
     if game.rules.banked:
-        from .banked import choose_banked  # noqa: PLC0415 - banked policy on demand
-
         return choose_banked(level, game, rng)
     if not game.dice:
         return Hold(())
@@ -221,9 +155,7 @@ def _easy(game: Game, rng: random.Random) -> Decision:
 
 @lru_cache(maxsize=8)
 def _zero_model(name: str) -> tuple[Model, FloatArray, dict[str, float]]:
-    from .table import _model  # noqa: PLC0415
-
-    model = _model(name)
+    model = model_for(name)
     zeros = np.zeros((len(model.upper_keys) + 1, len(model.lower_keys)))
     zeros[-1] = NEG
     # A row's par: its average points from one throw, what recording it "costs" later.
@@ -268,7 +200,7 @@ def _normal(game: Game) -> Decision:
     )
     best_keep: tuple[int, ...] = ()
     best_val = NEG
-    for keep in _sub_keeps(tuple(sorted(game.dice))):
+    for keep in sub_keeps(tuple(sorted(game.dice))):
         val = float(keeps[len(keep)][INDEX[len(keep)][keep]])
         if val > best_val:
             best_keep, best_val = keep, val

@@ -20,12 +20,13 @@ from .dice import (
     keep_values,
 )
 from .model import Model
-from .policy import Hold, Level, PassTurn, Record, _sub_keeps, choose
+from .moves import Hold, Level, PassTurn, Record, sub_keeps
+from .policy import choose
 from .solver import row_values
-from .table import Table
+from .table import ValueTable
 
 
-def play_solitaire(rules: str, level: Level, table: Table | None, rng: random.Random) -> int:
+def play_solitaire(rules: str, level: Level, table: ValueTable | None, rng: random.Random) -> int:
     """One game for one player; returns the final total."""
     game = Game.new(rules, ["solo"])
     while not game.finished:
@@ -51,7 +52,7 @@ def _sub_keep_table() -> tuple[IntArray, IntArray, IntArray]:
     offsets = np.cumsum([0] + [len(MULTISETS[n]) for n in range(5)])
     sub = np.zeros((len(OUTCOMES), 32), dtype=np.int64)
     for o, dice in enumerate(OUTCOMES):
-        flat = [offsets[len(k)] + INDEX[len(k)][k] for k in _sub_keeps(dice)]
+        flat = [offsets[len(k)] + INDEX[len(k)][k] for k in sub_keeps(dice)]
         sub[o] = flat + [flat[0]] * (32 - len(flat))
     keep_counts = np.array(
         [[k.count(f) for f in range(1, 7)] for n in range(5) for k in MULTISETS[n]],
@@ -76,7 +77,7 @@ def _throw(rng: np.random.Generator, keep_counts: IntArray, code: IntArray) -> I
     return out
 
 
-def simulate_perfect(table: Table, games: int, seed: int = 0) -> FloatArray:
+def simulate_perfect(table: ValueTable, games: int, seed: int = 0) -> FloatArray:
     """Final scores of `games` solitaire games played perfectly from an empty card.
 
     Every game plays its turn in the same step; games are grouped by lower state so the

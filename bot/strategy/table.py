@@ -9,7 +9,6 @@ import time
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from bot.engine import Card, RuleSet, get_rules, totals_of
 
 from .dice import FloatArray, best_after_throw, keep_values
-from .model import Model
+from .model import Model, model_for
 from .solver import row_values, solve
 
 # Bump when the file layout or the meaning of the values changes: old files are ignored.
@@ -41,7 +40,7 @@ class TurnArrays:
 
 
 @dataclass
-class Table:
+class ValueTable:
     """V[u, lo] for every reachable turn start of one rule set, with its model."""
 
     model: Model
@@ -106,20 +105,20 @@ def _turn_arrays(model: Model, v: FloatArray, u: int, lo: int) -> TurnArrays:
 # --- computing and caching -----------------------------------------------------------
 
 
-def compute(rules: str | RuleSet, start: Mapping[str, int | None] | None = None) -> Table:
+def compute(rules: str | RuleSet, start: Mapping[str, int | None] | None = None) -> ValueTable:
     """Solve a rule set exactly (seconds for a full card; a sub-card is much faster)."""
     rs = get_rules(rules) if isinstance(rules, str) else rules
     began = time.perf_counter()
     model = Model(rs, start)
     values = solve(model)
-    return Table(model, values, time.perf_counter() - began)
+    return ValueTable(model, values, time.perf_counter() - began)
 
 
 def path_for(rules: str, cache_dir: Path) -> Path:
     return Path(cache_dir) / f"{rules}.v{FORMAT_VERSION}.npz"
 
 
-def save(table: Table, cache_dir: Path) -> Path:
+def save(table: ValueTable, cache_dir: Path) -> Path:
     """Write atomically: a reader sees the old file, no file, or the whole new one."""
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -146,12 +145,7 @@ def save(table: Table, cache_dir: Path) -> Path:
     return target
 
 
-@lru_cache(maxsize=8)
-def _model(name: str) -> Model:
-    return Model(get_rules(name))
-
-
-def load(rules: str, cache_dir: Path) -> Table | None:
+def load(rules: str, cache_dir: Path) -> ValueTable | None:
     """The cached table, or None when missing, from another format version or damaged."""
     if rules not in EXACT:
         raise ValueError(f"no exact table for {rules!r} (exact: {', '.join(EXACT)})")
@@ -162,15 +156,15 @@ def load(rules: str, cache_dir: Path) -> Table | None:
             stored = data["values"]
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None  # missing, truncated or not ours: compute it again
-    model = _model(rules)
+    model = model_for(rules)
     expected_shape = (len(model.upper_keys), len(model.lower_keys))
     if meta.get("version") != FORMAT_VERSION or tuple(stored.shape) != expected_shape:
         return None
     values = np.vstack([stored.astype(np.float64), np.full((1, stored.shape[1]), -np.inf)])
-    return Table(model, values)
+    return ValueTable(model, values)
 
 
-def load_or_compute(rules: str, cache_dir: Path) -> Table:
+def load_or_compute(rules: str, cache_dir: Path) -> ValueTable:
     """Load the cached table, else compute it and cache it (pure: run it off the loop)."""
     table = load(rules, cache_dir)
     if table is None:

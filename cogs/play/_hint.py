@@ -19,14 +19,16 @@ from bot.engine import Game, GameError, parse_action
 from bot.i18n import t
 from bot.match import Match
 from bot.render.advice import Previous, banked_hint_embed, hint_embed, hint_not_ready
-from bot.strategy import Table, advise, choose, loss
+from bot.strategy import ValueTable, advise, choose, loss
 from bot.strategy.analysis import last_decision
 from cogs._edge import reply_language, to_discord
 
 from ._controls import Control, PlayDeps, control, custom_id, template
 
 
-def _previous(table: Table, start: Game, log: list[dict[str, Any]], player: str) -> Previous | None:
+def _previous(
+    table: ValueTable, start: Game, log: list[dict[str, Any]], player: str
+) -> Previous | None:
     found = last_decision(start, [parse_action(a) for a in log], player)
     if found is None:
         return None
@@ -39,7 +41,7 @@ def _previous(table: Table, start: Game, log: list[dict[str, Any]], player: str)
     return Previous(before, decision, lost, better)
 
 
-def answer(table: Table, game: Game, log: list[dict[str, Any]], player: str, lang: str) -> Any:
+def answer(table: ValueTable, game: Game, log: list[dict[str, Any]], player: str, lang: str) -> Any:
     """The hint embed (computed in a worker thread: a long log is replayed)."""
     advice = advise(table, game)
     start = Game.new(game.rules, game.players)

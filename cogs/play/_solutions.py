@@ -10,7 +10,7 @@ says the table is being prepared; computer players `await wait(rules)`.
 
     tables = SolutionCache(settings.strategy_dir)   # built by the app, shared by the cogs
     tables.get("classic")          # None the first time: loading has started
-    await tables.wait("classic")   # the Table (None for banked: no exact table)
+    await tables.wait("classic")   # the ValueTable (None for banked: no exact table)
     tables.precompute()            # start-up (STRATEGY_PRECOMPUTE): every exact table
 
 `precompute` loads every cached table, then computes the missing ones one after another in
@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from bot.strategy import EXACT, Table, compute, load, path_for, save
+from bot.strategy import EXACT, ValueTable, compute, load, path_for, save
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class _ClosedError(Exception):
     """The manager was closed while a table was on its way (not an error worth a log)."""
 
 
-Loader = Callable[[str], Table]
+Loader = Callable[[str], ValueTable]
 Status = Literal["ready", "loading", "idle", "failed", "none"]  # none: banked
 
 
@@ -71,14 +71,14 @@ class SolutionCache:
     def __init__(self, cache_dir: Path | None, *, loader: Loader | None = None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else Path("data/strategy")
         self._loader: Loader = loader or self._load_or_compute
-        self._tables: dict[str, Table] = {}
-        self._jobs: dict[str, concurrent.futures.Future[Table]] = {}
+        self._tables: dict[str, ValueTable] = {}
+        self._jobs: dict[str, concurrent.futures.Future[ValueTable]] = {}
         self._failed: set[str] = set()
         self._lock = threading.Lock()  # done-callbacks run in the worker threads
         self._closed = False
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None  # precompute on
 
-    def _load_or_compute(self, rules: str) -> Table:
+    def _load_or_compute(self, rules: str) -> ValueTable:
         began = time.perf_counter()
         table = load(rules, self.cache_dir)
         if table is not None:
@@ -99,7 +99,7 @@ class SolutionCache:
         log.info("strategy table for %s: computed in %.1f s", rules, table.seconds)
         return table
 
-    def _in_worker(self, pool: concurrent.futures.ProcessPoolExecutor, rules: str) -> Table:
+    def _in_worker(self, pool: concurrent.futures.ProcessPoolExecutor, rules: str) -> ValueTable:
         """Compute in the worker process, then load what it cached (milliseconds)."""
         if self._closed:
             raise _ClosedError(rules)
@@ -119,14 +119,14 @@ class SolutionCache:
 
     # --- asking --------------------------------------------------------------------
 
-    def get(self, rules: str) -> Table | None:
+    def get(self, rules: str) -> ValueTable | None:
         """The table now, or None (loading has been started; banked never has one)."""
         table = self._tables.get(rules)
         if table is None and rules in EXACT:
             self._start(rules)
         return table
 
-    def loaded(self, rules: str) -> Table | None:
+    def loaded(self, rules: str) -> ValueTable | None:
         """The table if it is in memory; starts nothing (the post-game analysis)."""
         return self._tables.get(rules)
 
@@ -140,7 +140,7 @@ class SolutionCache:
         job = self._jobs.get(rules)
         return "loading" if job is not None and not job.done() else "idle"
 
-    async def wait(self, rules: str) -> Table | None:
+    async def wait(self, rules: str) -> ValueTable | None:
         """The table, waiting for the worker if need be (None: banked, or the work failed)."""
         if rules not in EXACT:
             return None
@@ -201,7 +201,7 @@ class SolutionCache:
                 time.perf_counter() - began,
             )
 
-    def put(self, table: Table) -> None:
+    def put(self, table: ValueTable) -> None:
         """Use `table` for its rule set (tests; a table computed elsewhere)."""
         with self._lock:
             self._tables[table.rules.name] = table
@@ -242,7 +242,7 @@ class SolutionCache:
             target=self._work, args=(rules, job), name=f"strategy-{rules}", daemon=True
         ).start()
 
-    def _work(self, rules: str, job: concurrent.futures.Future[Table]) -> None:
+    def _work(self, rules: str, job: concurrent.futures.Future[ValueTable]) -> None:
         if not job.set_running_or_notify_cancel():
             return
         try:
@@ -250,7 +250,7 @@ class SolutionCache:
         except BaseException as exc:  # handed to whoever waits (and logged once)
             job.set_exception(exc)
 
-    def _finished(self, rules: str, job: concurrent.futures.Future[Table]) -> None:
+    def _finished(self, rules: str, job: concurrent.futures.Future[ValueTable]) -> None:
         if job.cancelled():
             return
         error = job.exception()

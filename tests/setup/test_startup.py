@@ -31,7 +31,7 @@ def closed_port() -> int:
 
 
 class _Refusing(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
+    def do_GET(self) -> None:
         body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
         self.send_response(401)
         self.send_header("Content-Type", "application/json")

@@ -100,6 +100,17 @@ def test_a_banked_computer_player_passes_when_nothing_is_worth_recording():
         assert choose(level, game, None, random.Random(0)) == PassTurn()
 
 
+def test_a_banked_computer_player_throws_again_for_an_upper_figure():
+    """An upper figure scores nothing and costs nothing unfinished; the planner still aims
+    at one rather than pass with a throw left (the free program waits for all six)."""
+    game = Game.new("banked", ["p"])
+    game, _ = game.roll("p", (), [6, 6, 1, 2, 3])
+    game, _ = game.roll("p", (0, 1, 2, 3, 4), [])
+    assert game.options() == []  # nothing made yet, one regular throw left
+    assert choose("perfect", game, None, random.Random(0)) == Hold((0, 1))
+    assert choose("normal", game, None, random.Random(0)) == Hold((0, 1))
+
+
 def test_decisions_are_legal_engine_actions(classic):
     rng = random.Random(9)
     game = Game.new("classic", ["p"])

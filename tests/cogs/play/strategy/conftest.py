@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 
 from bot.app import DicePokerBot
-from bot.strategy import Table, compute, save
+from bot.strategy import ValueTable, compute, save
 from cogs.play import SolutionCache
 from tests.conftest import settings_for_tests
 
 
 @pytest.fixture(scope="session")
-def classic_table() -> Table:
+def classic_table() -> ValueTable:
     return compute("classic")
 
 
 @pytest.fixture(scope="session")
-def classic_cache(tmp_path_factory: pytest.TempPathFactory, classic_table: Table) -> Path:
+def classic_cache(tmp_path_factory: pytest.TempPathFactory, classic_table: ValueTable) -> Path:
     directory = tmp_path_factory.mktemp("strategy")
     save(classic_table, directory)
     return directory
@@ -62,13 +62,13 @@ def bot_factory(
 @pytest.fixture
 def use_loader(
     monkeypatch: pytest.MonkeyPatch,
-) -> Callable[[Any, Callable[[str], Table], Path], SolutionCache]:
+) -> Callable[[Any, Callable[[str], ValueTable], Path], SolutionCache]:
     """`use_loader(env, loader, cache_dir)`: the running bot's strategy tables come from
     `loader` from now on, with nothing cached in `cache_dir` (a table still being prepared).
     Returns the bot's `SolutionCache` (the one its hint, computer players, timers and
     analysis share)."""
 
-    def use(env: Any, loader: Callable[[str], Table], cache_dir: Path) -> SolutionCache:
+    def use(env: Any, loader: Callable[[str], ValueTable], cache_dir: Path) -> SolutionCache:
         solutions: SolutionCache = env.bot.play.solutions
         assert not any(solutions.status(r) == "ready" for r in ("classic", "yatzy"))
         monkeypatch.setattr(solutions, "_loader", loader)
