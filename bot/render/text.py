@@ -304,12 +304,12 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
     )
 
 
-def rules_embed(rules: str, lang: str, *, link: str | None = None) -> Embed:
-    """A rule set's card; `link` points to the full rules document."""
+def rules_embed(rules: str, lang: str, *, full: bool = False) -> Embed:
+    """A rule set's card; `full`: the full rules document comes with it (a file)."""
     rs = get_rules(rules)
     text = t(f"rules_card.{rs.name}", lang).strip()
-    if link:
-        text += "\n\n" + t("rules_card.more", lang, link=link)
+    if full:
+        text += "\n\n" + t("rules_card.more", lang)
     return Embed(
         title=t("rules_card.title", lang, rules=rules_name(rs.name, lang)),
         description=text,

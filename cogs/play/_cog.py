@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -44,7 +45,9 @@ from ._views import lobby_view
 
 log = logging.getLogger(__name__)
 
-RULES_DOC = "https://github.com/dicepoker/dicepoker/blob/main/docs/rules.md"
+# The project's rule book, attached to /poker rules (where the bot runs from its checkout,
+# as `make run` does, or from the container image, which copies docs/).
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 REPOST_EVERY = timedelta(minutes=1)  # /poker resume pings the player to move at most this often
 LABEL_MAX = 80  # Discord's limit for a button label
 
@@ -134,8 +137,11 @@ async def rules_card(interaction: discord.Interaction[Any], rules: str = "classi
     async with guard(interaction, lang, "/poker rules"):
         if rules not in RULESETS:
             raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
-        embed = rules_embed(rules, lang, link=RULES_DOC)
-        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
+        extra: dict[str, Any] = {}
+        if RULES_DOC.is_file():
+            extra["file"] = discord.File(RULES_DOC, filename="dicepoker-rules.md")
+        embed = rules_embed(rules, lang, full=bool(extra))
+        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True, **extra)
 
 
 @app_commands.command(name="leave", description=t("commands.leave"))

@@ -227,6 +227,9 @@ async def test_rules_scorecard_and_card_button_are_ephemeral(table):
     res = await others[0].slash(channel, "poker rules", rules="banked")
     assert res.ephemeral
     assert res.response.embeds[0].title == "Rules — banked"
+    # The project's whole rule book comes with the card (docs/rules.md).
+    assert [a.filename for a in res.response.message.attachments] == ["dicepoker-rules.md"]
+    assert "attached file" in res.response.embeds[0].description
     res = await others[0].slash(channel, "poker scorecard", member=current)
     assert res.ephemeral
     assert res.response.embeds[0].title == f"Scorecard — {current.name}"
