@@ -22,11 +22,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
-MEMBERS = ("you", "ann", "bob", "cid")
+# Ordinary people's names (a member called "you" read "you starts"); Ana manages the server,
+# so /poker settings can be tried. Usernames and the display names shown in the games.
+MEMBERS = ("ana", "boris", "chitra", "dan")
+DISPLAY = {"ana": "Ana", "boris": "Boris", "chitra": "Chitra", "dan": "Dan"}
 LOCALES = {"en": "en-US", "ru": "ru", "ro": "ro", "hi": "hi"}
 
 
@@ -126,6 +131,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--no-images", action="store_true", help="turn the scorecard pictures off")
     parser.add_argument(
+        "--no-tables",
+        dest="tables",
+        action="store_false",
+        help="do not load or compute the strategy tables (no hints, no perfect computer players)",
+    )
+    parser.add_argument(
         "--seconds",
         type=float,
         default=None,
@@ -163,29 +174,47 @@ async def serve(
         database_path=database,
         dev_guild_id=None,
         log_level="INFO",
+        # Hints and perfect computer players: the tables cached in data/strategy, the
+        # missing ones computed in a worker process (about 10 s once).
+        strategy_precompute=args.tables,
     )
     bot = DicePokerBot(settings, sync_globally=True)
-    async with simcord.run(bot, check_errors=False) as env:
-        guild = env.create_guild("Dice Club", preferred_locale=LOCALES[args.language])
-        channel = guild.create_text_channel("dice-poker")
-        members = [guild.add_member(env.create_user(name)) for name in MEMBERS]
-        store: Any = bot.store
-        if store is not None:
-            await store.update_settings(guild.id, {"images": not args.no_images})
-        async with env.preview(channel, viewers=members, layout="channel", port=args.port) as view:
-            print(f"Dice poker demo: open {view.url}", flush=True)
-            print(
-                "Type /poker new in the message box, join as the other members, and play. "
-                "Ctrl-C stops the demo.",
-                flush=True,
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild("Dice Club", preferred_locale=LOCALES[args.language])
+            channel = guild.create_text_channel("dice-poker")
+            organiser = guild.create_role(
+                "Organiser", permissions=discord.Permissions(manage_guild=True)
             )
-            if ready is not None:
-                await ready(view, channel, members)
-            if args.seconds is None:
-                await view.wait_closed()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(view.wait_closed(), args.seconds)
+            members = [
+                guild.add_member(
+                    env.create_user(name, global_name=DISPLAY[name]),
+                    roles=[organiser] if name == MEMBERS[0] else [],
+                )
+                for name in MEMBERS
+            ]
+            store: Any = bot.store
+            if store is not None:
+                await store.update_settings(guild.id, {"images": not args.no_images})
+            async with env.preview(
+                channel, viewers=members, layout="channel", port=args.port
+            ) as view:
+                print(f"Dice poker demo: open {view.url}", flush=True)
+                print(
+                    "Type /poker new in the message box, join as the other members, and play"
+                    f" ({DISPLAY[MEMBERS[0]]} manages the server: /poker settings). Ctrl-C"
+                    " stops the demo.",
+                    flush=True,
+                )
+                if ready is not None:
+                    await ready(view, channel, members)
+                if args.seconds is None:
+                    await view.wait_closed()
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(view.wait_closed(), args.seconds)
+    finally:
+        # Also on Ctrl-C: the store's thread would keep the process alive otherwise.
         if not bot.is_closed():
             await bot.close()
 
@@ -193,11 +222,13 @@ async def serve(
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    with tempfile.TemporaryDirectory(prefix="dicepoker-demo-") as tmp:
-        try:
-            asyncio.run(serve(args, Path(tmp) / "demo.sqlite3"))
-        except KeyboardInterrupt:
-            print("demo stopped", flush=True)
+    # The game lives in a temporary folder, removed however the demo stops.
+    with (
+        tempfile.TemporaryDirectory(prefix="dicepoker-demo-") as tmp,
+        contextlib.suppress(KeyboardInterrupt),  # Ctrl-C: the way to stop it
+    ):
+        asyncio.run(serve(args, Path(tmp) / "demo.sqlite3"))
+    print("demo stopped", flush=True)
     return 0
 
 
