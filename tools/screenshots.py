@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout, installed or n
     sys.path.insert(0, str(ROOT))
 DOCS = ROOT / "docs"
 SEED = 20
+PHONE = 420  # px: the pictures are taken at a phone's width
 CHROMIUM = "/usr/bin/chromium"
 # simcord launches Chromium without arguments; these keep it headless, offline and quiet.
 ARGS = [
@@ -54,34 +55,52 @@ def _title(message: Any) -> str:
     return str(embeds[0].title or "") if embeds else ""
 
 
-async def shoot(out: Path, database: Path, *, rules: str, language: str | None) -> list[Path]:
+async def shoot(out: Path, folder: Path, *, rules: str, language: str | None) -> list[Path]:
+    """Play a game of two members and a perfect computer player, at a phone's width."""
     import simcord  # noqa: PLC0415 - optional dependency
 
     from bot.app import DicePokerBot  # noqa: PLC0415
-    from bot.demo import control_id, play_out, play_turn  # noqa: PLC0415
-    from bot.i18n import t  # noqa: PLC0415
     from bot.settings import Settings  # noqa: PLC0415
+    from bot.strategy import compute, save  # noqa: PLC0415
 
+    # The analysis and the perfect computer player need the rule set's table: classic is
+    # solved in a fraction of a second, so every machine shows them.
+    save(compute(rules), folder / "strategy")
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]  # never the developer's .env
         discord_token=None,
-        database_path=database,
+        database_path=folder / "shots.sqlite3",
+        strategy_dir=folder / "strategy",
         dev_guild_id=None,
         log_level="WARNING",
+        bot_pause=0.0,
     )
     bot = DicePokerBot(settings, dice=random.Random(SEED), sync_globally=True)
     lang = language or "en"
     written: list[Path] = []
+    try:
+        await _play(bot, simcord, out, written, rules=rules, language=language, lang=lang)
+    finally:
+        if not bot.is_closed():  # also when something failed: no thread outlives the run
+            await bot.close()
+    return written
+
+
+async def _play(bot: Any, simcord: Any, out: Path, written: list[Path], *, rules: str,
+                language: str | None, lang: str) -> None:  # fmt: skip
+    from bot.demo import control_id, play_turn  # noqa: PLC0415
+    from bot.i18n import t  # noqa: PLC0415
+
     async with simcord.run(bot) as env:
         guild = env.create_guild("Dice Club")
         channel = guild.create_text_channel("dice-poker")
-        ann = guild.add_member(env.create_user("ann", global_name="Ann"))
-        bob = guild.add_member(env.create_user("bob", global_name="Bob"))
-        members = [ann, bob]
+        ana = guild.add_member(env.create_user("ana", global_name="Ana"))
+        boris = guild.add_member(env.create_user("boris", global_name="Boris"))
+        members = [ana, boris]
         assert bot.store is not None
         await bot.store.update_settings(guild.id, {"images": True})
         async with env.preview(
-            channel, viewers=members, layout="message", display="fixed", width=760, height=900
+            channel, viewers=members, layout="message", display="fixed", width=PHONE, height=900
         ) as preview:
 
             async def snap(name: str, target: Any) -> None:
@@ -89,40 +108,64 @@ async def shoot(out: Path, database: Path, *, rules: str, language: str | None) 
                 await preview.screenshot(path, target=target, mode="surface")
                 written.append(path)
 
-            # The lobby, with Bob joined and the Start button waiting for Ann.
+            async def humans_turn() -> Any:
+                """The turn message once it is a member's turn (the computer plays its own)."""
+                for _ in range(200):
+                    turn = channel.last_message
+                    if control_id(turn, "roll") is None or "<@" in (turn.content or ""):
+                        return turn
+                    await env.advance_time(1)
+                raise RuntimeError("the computer player never finished its turn")
+
+            # The lobby: Boris joined, a perfect computer player added, Start waiting.
             options: dict[str, Any] = {"rules": rules}
             if language is not None:
                 options["language"] = language
-            res = await ann.slash(channel, "poker new", **options)
-            join = control_id(res.response, "join")
-            await bob.click(res.response, custom_id=join)
+            res = await ana.slash(channel, "poker new", **options)
+            await boris.click(res.response, custom_id=control_id(res.response, "join"))
+            addbot = control_id(res.response, "addbot")
+            assert addbot is not None
+            await ana.select(res.response, ["perfect"], custom_id=addbot)
             await snap("lobby", res)
-            await ann.click(res.response, custom_id=control_id(res.response, "start"))
+            await ana.click(res.response, custom_id=control_id(res.response, "start"))
 
             # A turn: a few turns in, a throw made and a die held.
-            for _ in range(3):
+            for _ in range(4):
+                await humans_turn()
                 await play_turn(channel, members)
-            turn = channel.last_message
+            turn = await humans_turn()
             player = next(m for m in members if f"<@{m.id}>" in (turn.content or ""))
             await player.click(turn, custom_id=control_id(turn, "roll"))
-            thrown = channel.last_message
+            thrown = channel.last_message  # the message as it is now, its dice thrown
             await player.click(thrown, custom_id=control_id(thrown, "hold"))
             await snap("turn", channel.last_message)
 
-            # A scorecard half way through the game, picture included.
-            for _ in range(13):
+            # A turn's summary carrying the scorecard picture, half way through the game.
+            while True:
+                turn = await humans_turn()
+                if control_id(turn, "roll") is None:
+                    break
                 await play_turn(channel, members, hold_first=False)
-            card = next(
-                m for m in reversed(channel.history()) if _title(m) == t("card.title", lang)
-            )
-            await snap("scorecard", card)
+                card = next(
+                    (m for m in reversed(channel.history()) if _title(m) == t("card.title", lang)),
+                    None,
+                )
+                if card is not None and _round(card) >= 8 and "scorecard" not in _shot(written):
+                    await snap("scorecard", card)
 
-            # The final standings, after the game is played out.
-            await play_out(channel, members)
+            # The final standings, with each member's points lost against perfect play.
+            await env.advance_time(1)  # the analysis is added a moment after the standings
             await snap("final", channel.last_message)
-        if not bot.is_closed():
-            await bot.close()
-    return written
+
+
+def _round(message: Any) -> int:
+    footer = message.embeds[0].footer.text if message.embeds and message.embeds[0].footer else ""
+    digits = [int(w) for w in str(footer).replace("#", " ").split() if w.isdigit()]
+    return digits[-1] if digits else 0
+
+
+def _shot(written: list[Path]) -> set[str]:
+    return {p.stem for p in written}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,9 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     use_system_chromium()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="dicepoker-shots-") as tmp:
-        written = asyncio.run(
-            shoot(args.out, Path(tmp) / "shots.sqlite3", rules=args.rules, language=args.language)
-        )
+        written = asyncio.run(shoot(args.out, Path(tmp), rules=args.rules, language=args.language))
     for path in written:
         print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0
