@@ -13,22 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import Game
-from bot.strategy import Hold, Record, ValueTable, choose, compute, load, save
+from bot.engine import Action, Game
+from bot.strategy import ValueTable, choose, compute, load, save
+from bot.strategy.act import next_action
 from bot.strategy.analysis import analyse
-from cogs.play._hint import hint_embed
+from cogs.play._hint import answer
 
 PLAYERS = 8  # the largest table: the longest log a hint or the analysis replays
-
-
-class _Ready:
-    """A SolutionCache stand-in that already holds the table (the hint never waits)."""
-
-    def __init__(self, table: ValueTable) -> None:
-        self.table = table
-
-    def get(self, _rules: str) -> ValueTable | None:
-        return self.table
 
 
 def _table(rules: str, directory: Path) -> ValueTable | None:
@@ -39,36 +30,27 @@ def _table(rules: str, directory: Path) -> ValueTable | None:
     return table
 
 
-def _late_game(table: ValueTable, rng: random.Random) -> Game:
+def _play(game: Game, table: ValueTable, rng: random.Random, until: Callable[[Game], bool]
+          ) -> tuple[Game, list[Action]]:  # fmt: skip
+    """Normal players from `game` on until `until`; the game and the actions played."""
+    actions: list[Action] = []
+    while not game.finished and not until(game):
+        action = next_action("normal", game, table, rng, rng)
+        game, _ = game.apply(action)
+        actions.append(action)
+    return game, actions
+
+
+def _late_game(table: ValueTable, rng: random.Random) -> tuple[Game, list[Action]]:
     """Eight normal players, stopped in the last round (a long log to replay)."""
     players = [str(n) for n in range(1, PLAYERS + 1)]
-    game = Game.new(table.rules, players)
     rows = len(table.rules.rows)
-    while not (game.round == rows and game.player == players[-1] and game.dice):
-        decision = choose("normal", game, table, rng)
-        if isinstance(decision, Hold):
-            hold = decision.positions if game.dice else ()
-            game, _ = game.roll(
-                game.player, hold, [rng.randint(1, 6) for _ in range(5 - len(hold))]
-            )
-        else:
-            assert isinstance(decision, Record)
-            game, _ = game.score(game.player, decision.row)
-    return game
-
-
-def _finish(game: Game, table: ValueTable, rng: random.Random) -> Game:
-    while not game.finished:
-        decision = choose("normal", game, table, rng)
-        if isinstance(decision, Hold):
-            hold = decision.positions if game.dice else ()
-            game, _ = game.roll(
-                game.player, hold, [rng.randint(1, 6) for _ in range(5 - len(hold))]
-            )
-        else:
-            assert isinstance(decision, Record)
-            game, _ = game.score(game.player, decision.row)
-    return game
+    return _play(
+        Game.new(table.rules, players),
+        table,
+        rng,
+        lambda g: g.round == rows and g.player == players[-1] and bool(g.dice),
+    )
 
 
 def _ms(f: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -88,13 +70,14 @@ def main() -> None:
             print(f"{rules:12s} no cached table in {directory}: skipped")
             continue
         rng = random.Random(7)
-        game = _late_game(table, rng)
-        tables = _Ready(table)
-        hint_med, hint_max = _ms(lambda: hint_embed(tables, game, game.player, "en"), 20)  # noqa: B023
+        game, log = _late_game(table, rng)
+        stored = [a.to_json() for a in log]  # what the hint reads from the store
+        hint_med, hint_max = _ms(lambda: answer(table, game, stored, game.player, "en"), 20)  # noqa: B023
         step_med, _ = _ms(lambda: choose("perfect", game, table, random.Random(1)), 50)  # noqa: B023
-        done = _finish(game, table, rng)
-        decisions = len(done.history)
-        an_med, an_max = _ms(lambda: analyse(table, done), 3)  # noqa: B023
+        done, rest = _play(game, table, rng, lambda _g: False)
+        start, actions = Game.new(table.rules, done.players), log + rest
+        decisions = len(actions)
+        an_med, an_max = _ms(lambda: analyse(table, start, actions, done.players), 3)  # noqa: B023
         print(
             f"{rules:12s} hint {hint_med:6.1f} ms (max {hint_max:.1f}) · perfect step"
             f" {step_med:5.2f} ms · analysis of {PLAYERS} players, {decisions} actions"

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.engine import DiceSource
 from bot.health import HealthServer
+from bot.housekeeping import FullCollections
 from bot.i18n import t
 from bot.render.image import warm_up
 from bot.settings import Settings
@@ -99,6 +100,7 @@ class DicePokerBot(commands.Bot):
         self.store: GameStore | None = store  # opened in setup_hook unless given
         self.play: play.PlayDeps | None = None
         self.health: HealthServer | None = None
+        self.collections: FullCollections | None = None
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -135,6 +137,9 @@ class DicePokerBot(commands.Bot):
             # Hints, perfect computer players, the timer and the analysis then find their
             # table without anyone asking first (a worker process computes the missing ones).
             solutions.precompute()
+        if settings.collect_between_clicks:
+            self.collections = FullCollections()
+            self.collections.start()  # last: what start-up made is frozen out of the GC
         if self.sync_globally:
             await self.tree.sync()
         elif settings.dev_guild_id:
@@ -149,6 +154,8 @@ class DicePokerBot(commands.Bot):
         finally:
             if self.health is not None:
                 await self.health.stop()
+            if self.collections is not None:
+                self.collections.stop()
             if self.play is not None:
                 self.play.solutions.close()
             if self.store is not None:

@@ -71,6 +71,17 @@ class Settings(BaseSettings):
         """DATABASE_URL, else the SQLite file DATABASE_PATH names."""
         return self.database_url or sqlite_url(self.database_path)
 
+    # Full garbage collections once a minute between clicks instead of inside them
+    # (bot/housekeeping.py). Unset: on for a bot with a token, off in the test harnesses
+    # (many bots in one process; the benchmarks turn it on to measure what runs).
+    quiet_gc: bool | None = None
+
+    @property
+    def collect_between_clicks(self) -> bool:
+        if self.quiet_gc is not None:
+            return self.quiet_gc
+        return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+
     @property
     def precompute_tables(self) -> bool:
         if self.strategy_precompute is not None:

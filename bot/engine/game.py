@@ -291,18 +291,7 @@ class Game:
         """A JSON-able snapshot; `from_dict` restores it exactly."""
         return {
             "rules": self.rules.name,
-            "cards": [
-                {
-                    "name": c.name,
-                    "rows": dict(c.rows),  # a copy: the snapshot must not alias the state
-                    "extra": c.extra,
-                    "bank": c.bank,
-                    "turns": c.turns,
-                    "left": c.left,
-                    "unmade": sorted(c.unmade),
-                }
-                for c in self.cards
-            ],
+            "cards": [_card_dict(self.rules, c) for c in self.cards],
             "current": self.current,
             "dice": list(self.dice),
             "throws": self.throws,
@@ -322,12 +311,14 @@ class Game:
             cards=tuple(
                 Card(
                     c["name"],
-                    dict(c["rows"]),
-                    c["extra"],
-                    c["bank"],
+                    _rows_of(rules, c["rows"]),
+                    c.get("extra", 0),
+                    c.get("bank", 0),
                     c["turns"],
-                    c["left"],
-                    frozenset(c["unmade"]) if "unmade" in c else _unmade_of(rules, c["rows"]),
+                    c.get("left", False),
+                    frozenset(c["unmade"])
+                    if "unmade" in c
+                    else _unmade_of(rules, _rows_of(rules, c["rows"])),
                 )
                 for c in data["cards"]
             ),
@@ -362,8 +353,6 @@ class Game:
             if c.name == player:
                 return c
         raise GameError("not_playing", player=player)
-
-
 
     def throw_limit(self) -> int:
         return self.rules.throws + (self.card.bank if self.rules.banked else 0)
@@ -636,6 +625,34 @@ class Game:
                 for c in cards
             )
         return replace(self, cards=cards, finished=True, dice=(), throws=0, held=frozenset())
+
+
+def _card_dict(rules: RuleSet, card: Card) -> dict[str, Any]:
+    """A card in a snapshot. Every save of a game rewrites every card, so it is compact:
+    the rows in the rule set's order (a fifth of a {row: value} dict), and no field that
+    holds its default (`from_dict` fills those in)."""
+    out: dict[str, Any] = {
+        "name": card.name,
+        "rows": [card.rows[r] for r in rules.rows],
+        "turns": card.turns,
+        "unmade": sorted(card.unmade),
+    }
+    if card.extra:
+        out["extra"] = card.extra
+    if card.bank:
+        out["bank"] = card.bank
+    if card.left:
+        out["left"] = True
+    return out
+
+
+def _rows_of(
+    rules: RuleSet, rows: list[int | None] | dict[str, int | None]
+) -> dict[str, int | None]:
+    """A card's rows from a snapshot: a list in row order, or (older snapshots) a dict."""
+    if isinstance(rows, dict):
+        return dict(rows)
+    return dict(zip(rules.rows, rows, strict=True))
 
 
 def _unmade_of(rules: RuleSet, rows: dict[str, int | None]) -> frozenset[str]:

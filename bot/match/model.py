@@ -57,8 +57,10 @@ class Seat:
         return str(self.user_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "is_bot": self.is_bot,
-                "level": self.level}  # fmt: skip
+        out: dict[str, Any] = {"user_id": self.user_id, "name": self.name}
+        if self.is_bot:  # a human seat (the usual one) carries no defaults
+            out.update(is_bot=True, level=self.level)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
@@ -444,7 +446,10 @@ class Match:
             "host_id": self.host_id,
             "seats": [s.to_dict() for s in self.seats],
             "game": self.game.to_dict() if self.game else None,
-            "opening": self.opening.to_dict() if self.opening else None,
+            # The opening throw is shown with the first turn only: kept until it is played.
+            "opening": self.opening.to_dict()
+            if self.opening and self.game is not None and self.game.seq == 0
+            else None,
             "lobby_message_id": self.lobby_message_id,
             "turn_message_id": self.turn_message_id,
             "final_message_id": self.final_message_id,

@@ -699,5 +699,17 @@ def test_hold_toggling_rules():
 def test_a_snapshot_does_not_alias_the_state():
     game = record(Game.new("yatzy", ["ann"]), "ones", (1, 1, 2, 3, 4))
     snapshot = game.to_dict()
-    snapshot["cards"][0]["rows"]["ones"] = 99
+    snapshot["cards"][0]["rows"][0] = 99  # the rows in the rule set's order (ones first)
     assert game.cards[0].rows["ones"] == 2
+
+
+def test_an_older_snapshot_with_rows_by_name_still_loads():
+    game = record(Game.new("classic", ["ann"]), "threes", (3, 3, 3, 1, 2))
+    older = game.to_dict()
+    card = older["cards"][0]
+    card["rows"] = dict(zip(game.rules.rows, card["rows"], strict=True))
+    card.update(extra=0, bank=0, left=False)
+    del card["unmade"]  # before cards knew which rows were not made
+    again = Game.from_dict(older)
+    assert again == game
+    assert again.cards[0].made("threes")  # a classic 0 in an upper row was three of a kind
