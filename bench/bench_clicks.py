@@ -183,7 +183,7 @@ async def main() -> None:
         times = await _game(Path(folder))
         unquiet = await _game(Path(folder), quiet_gc=False)
         commits = await _commits(Path(folder))
-    f_median, f_p99 = _quantiles(floor)
+    f_median, _ = _quantiles(floor)
     print(f"{'control':<10}{'clicks':>8}{'median ms':>12}{'p99 ms':>10}{'ratio':>8}{'> 10 ms':>9}")
 
     def row(name: str, samples: list[float]) -> None:
