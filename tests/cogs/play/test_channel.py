@@ -1,0 +1,97 @@
+"""A game keeps its channel readable: one message per finished turn stays in view.
+
+The turn message becomes the turn's summary and carries the table's scorecard (every turn,
+every round, or only at the end: the server's `scorecards` setting); the final standings
+come once, with the table, not after a second copy of it. Each fact is said once on a turn
+message, dice are shown with their digits, and one minus sign is used everywhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import LANGUAGES, catalog
+from tests.cogs.drive import controls, fresh, open_game, play_to_the_end, play_turn, turn_message
+
+CARD = "Scorecard"
+
+
+def cards_in(message) -> int:
+    return sum(1 for e in message.embeds if (e.title or "") == CARD)
+
+
+async def game_of_three(table, scorecards: str):
+    env, channel, ann, bob, cid = table
+    await env.bot.store.update_settings(channel.guild.id, {"scorecards": scorecards})
+    players = {m.id: m for m in (ann, bob, cid)}
+    await open_game(channel, ann, [bob, cid])
+    return env, channel, players
+
+
+@pytest.mark.parametrize("scorecards", ["turn", "round", "end"])
+async def test_one_message_per_finished_turn_and_the_table_once_at_the_end(table, scorecards):
+    env, channel, players = await game_of_three(table, scorecards)
+    before = len(channel.history())  # the lobby and the first turn message
+    assert before == 2
+    turns = await play_to_the_end(env, channel, players)
+    history = channel.history()
+    # Each finished turn left exactly one message (its summary); then the standings.
+    assert len(history) == before + turns
+    summaries = history[1:-1]
+    assert all(not controls(m).get("roll") for m in summaries)  # nothing live but the last
+    final = history[-1]
+    assert final.embeds[0].title.startswith("🏁")
+    assert cards_in(final) == 1  # the table comes with the standings…
+    assert cards_in(summaries[-1]) == 0  # …and not a moment before it as well
+    shown = [cards_in(m) for m in summaries[:-1]]
+    if scorecards == "turn":
+        assert all(n == 1 for n in shown)
+    elif scorecards == "round":  # three players: a card when a round ends
+        assert [i for i, n in enumerate(shown) if n] == list(range(2, len(shown), 3))
+    else:
+        assert not any(shown)
+
+
+async def test_the_opening_throw_is_on_the_first_turn_with_digits(table):
+    env, channel, _players = await game_of_three(table, "turn")
+    first = turn_message(channel)
+    opening = first.embeds[0]
+    assert opening.title == "Opening throw"
+    lines = [line for line in opening.description.splitlines() if " = " in line]
+    assert lines
+    for line in lines:  # "ann: ⚃ 4  ⚁ 2 … = 17": each face with its digit
+        faces = line.split(": ", 1)[1].split(" = ")[0].split("  ")
+        assert all(len(face.split()) == 2 and face.split()[1].isdigit() for face in faces)
+
+
+async def test_a_turn_message_says_each_fact_once(table):
+    env, channel, players = await game_of_three(table, "turn")
+    turn = turn_message(channel)
+    player = players[int(turn.content.split("<@")[1].split(">")[0])]
+    await player.click(turn, custom_id=controls(fresh(env, turn))["roll"]["custom_id"])
+    shown = fresh(env, turn)
+    embed = shown.embeds[-1]
+    assert embed["title"].endswith("throw 1 of 3")
+    assert all("Throws left" not in f["name"] for f in embed.get("fields", []))
+    assert controls(shown)["roll"]["label"] == "Roll"
+
+
+async def test_a_scratch_reads_as_one(table):
+    env, channel, players = await game_of_three(table, "turn")
+    # Through the upper rows first (classic), then a lower row the dice do not make.
+    for _ in range(3 * 6):
+        await play_turn(env, channel, players, rolls=1)
+    turn = turn_message(channel)
+    player = players[int(turn.content.split("<@")[1].split(">")[0])]
+    await player.click(turn, custom_id=controls(fresh(env, turn))["roll"]["custom_id"])
+    labels = [o["label"] for o in controls(fresh(env, turn))["score"]["options"]]
+    scratches = [label for label in labels if "scratch" in label]
+    assert scratches
+    assert all(label.endswith("— scratch, 0") for label in scratches)
+    assert not any("— —" in label for label in labels)
+
+
+def test_one_minus_sign_everywhere():
+    for lang in LANGUAGES:
+        for key, text in catalog(lang).items():
+            assert "−" not in text, (lang, key)  # U+2212: the plain "-" is the one used
