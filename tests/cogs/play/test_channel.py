@@ -53,7 +53,7 @@ async def test_one_message_per_finished_turn_and_the_table_once_at_the_end(table
 
 
 async def test_the_opening_throw_is_on_the_first_turn_with_digits(table):
-    env, channel, _players = await game_of_three(table, "turn")
+    _env, channel, _players = await game_of_three(table, "turn")
     first = turn_message(channel)
     opening = first.embeds[0]
     assert opening.title == "Opening throw"
