@@ -78,6 +78,15 @@ class Settings(BaseSettings):
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
 
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)
+    # The daily dice's secret (at least 16 bytes; changing it changes every day's dice).
+    # Unset: one is made on first use and kept in the database.
+    daily_secret: SecretStr | None = None
+
+    @property
+    def daily_secret_bytes(self) -> bytes | None:
+        if self.daily_secret is None or not self.daily_secret.get_secret_value():
+            return None
+        return self.daily_secret.get_secret_value().encode()
 
 
 def _shard_ids(text: str) -> frozenset[int]:
