@@ -37,6 +37,13 @@ class BestScores:
         """Begin working it out (if nobody has), without waiting."""
         self._task(day, rules)
 
+    async def lookup(self, day: date, rules: str) -> DailyBest | None:
+        """The best if it was ever worked out (memory, else the store); never computes."""
+        found = self._known.get((day, rules))
+        if found is None:
+            found = await self.store.daily_best(await self.dailies.fingerprint(), rules, day)
+        return found
+
     async def wait(self, day: date, rules: str) -> DailyBest:
         found = self._known.get((day, rules))
         if found is not None:

@@ -32,7 +32,7 @@ from cogs._edge import (
     shown_name,
     to_discord,
 )
-from db import DailyBoard, GameRecord
+from db import DailyBest, DailyBoard, GameRecord
 
 from ._controls import CONTROLS, DailyDeps, unknown_control
 from ._publish import turn_fields
@@ -154,9 +154,15 @@ async def board(
         # Cards only once the dice are no secret to the reader: the day is over, or they
         # played it (here or in another server: the dice are the same).
         hidden = when >= today and (mine is None or mine.status != "finished")
-        best = await deps.best.wait(when, rules)
+        # Worked out for a day someone played (or today); any other day's only if it was.
+        if found.players or when == today:
+            best: DailyBest | None = await deps.best.wait(when, rules)
+        else:
+            best = await deps.best.lookup(when, rules)
         cards = None if hidden else await _cards(deps, found)
-        shown = _day_board(found, best.score, best.exact, cards, hidden)
+        shown = _day_board(
+            found, best.score if best else None, best.exact if best else True, cards, hidden
+        )
         names = {str(x.player_id): x.name for x in found.lines}
         embed = board_embed(shown, interaction.user.id, names, lang)
         files: list[discord.File] = []

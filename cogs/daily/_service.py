@@ -53,9 +53,16 @@ class Dailies:
         self.clock = clock
         self._secret = secret  # DAILY_SECRET, else the store's (made on first use)
         self._dice: dict[tuple[date, str], DailyDice] = {}
+        self._day: date | None = None
 
     def today(self) -> date:
-        return utc_day(self.clock())
+        """The UTC day now; on the first call of a new day, the dailies of the days before
+        leave the service's cache (an abandoned daily would otherwise stay all uptime)."""
+        day = utc_day(self.clock())
+        if day != self._day:
+            self._day = day
+            self.games.forget([m.id for m in self.games.cached() if m.day != day])
+        return day
 
     async def secret(self) -> bytes:
         if self._secret is None:

@@ -197,6 +197,15 @@ class GameService:
         """The active matches this process holds (the timers scan them)."""
         return list(self._cache.values())
 
+    def forget(self, game_ids: Sequence[int]) -> None:
+        """Drop matches from the cache (they are read from the store again if needed):
+        dailies of past days, which nobody may play any more."""
+        for game_id in game_ids:
+            self._cache.pop(game_id, None)
+            lock = self._locks.get(game_id)
+            if lock is not None and not lock.locked():
+                del self._locks[game_id]
+
     async def get(self, game_id: int) -> Match | None:
         if not valid_id(game_id):
             return None

@@ -205,3 +205,16 @@ async def test_pictures_when_the_server_has_them_on(casino):
     assert not seen.embeds[0].fields  # the picture replaces the table
     png = await seen.attachments[0].read()
     assert png.startswith(b"\x89PNG")
+
+
+async def test_a_new_day_leaves_yesterdays_dailies_out_of_memory(casino):
+    env, _, channel, (ann, bob, _) = casino
+    old = game_of(await start(ann, channel))
+    service = env.bot.daily.dailies.games
+    assert old in {m.id for m in service.cached()}
+    next_day(env)
+    new = game_of(await start(bob, channel))
+    assert {m.id for m in service.cached()} == {new}
+    # A day nobody here played is not worked out on asking (no CPU for any date typed).
+    quiet = await board(ann, channel, day="2025-06-01")
+    assert "Best score the dice allowed: not worked out yet." in quiet.embeds[0].description
