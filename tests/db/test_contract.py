@@ -302,11 +302,15 @@ async def test_one_daily_per_member_rules_and_day_in_any_server(store: GameStore
             )
         assert taken.value.game_id == first.id
     # Another rule set, day or member is another daily.
-    await store.create_game(guild_id=1, channel_id=50, host_id=7, rules="yatzy", state={}, day=DAY)
+    await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, rules="yatzy", state={}, day=DAY
+    )
     await store.create_game(
         guild_id=1, channel_id=50, host_id=7, rules="classic", state={}, day=DAY + timedelta(1)
     )
-    await store.create_game(guild_id=1, channel_id=50, host_id=8, rules="classic", state={}, day=DAY)
+    await store.create_game(
+        guild_id=1, channel_id=50, host_id=8, rules="classic", state={}, day=DAY
+    )
     with pytest.raises(ValueError, match="server"):
         await store.create_game(
             guild_id=None, channel_id=50, host_id=9, rules="classic", state={}, day=DAY
@@ -321,7 +325,8 @@ async def test_a_daily_result_is_no_table_result(store: GameStore) -> None:
     assert (await store.leaderboard(1)).lines == []
     assert await store.member_stats(1, 7) == []
     board = await store.daily_board(1, "classic", DAY, member_id=7)
-    assert (board.players, board.me.total, board.me.game_id, board.me.streak) == (1, 250, game_id, 1)
+    me = board.me
+    assert (board.players, me.total, me.game_id, me.streak) == (1, 250, game_id, 1)
     # A daily has one seat, a member's.
     g = await store.create_game(guild_id=1, channel_id=5, host_id=8, rules="classic", state={},
                                 day=DAY)  # fmt: skip
@@ -504,12 +509,16 @@ async def test_concurrent_finishes_sharing_a_player_both_count(store: GameStore)
 
     async def finish(channel: int, other: int) -> None:
         g = await new(store, channel)
-        seats = [SeatResult(0, 11, "a", False, 9, 1, 0.0), SeatResult(1, other, "b", False, 1, 2, 0.0)]
+        seats = [
+            SeatResult(0, 11, "a", False, 9, 1, 0.0),
+            SeatResult(1, other, "b", False, 1, 2, 0.0),
+        ]
         for _ in range(10):
             stored = await store.ratings(1, [11, other])
+            changes = _changes("classic", [11, other], [1, 2], stored)
             try:
                 await store.save(g.id, expect_version=0, state={}, status="finished",
-                                 results=seats, ratings=_changes("classic", [11, other], [1, 2], stored))  # fmt: skip
+                                 results=seats, ratings=changes)  # fmt: skip
                 return
             except db.StaleRating:
                 continue

@@ -96,7 +96,8 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
     assert payload["name_localizations"][locale] == cat["commands.names.poker"]
     assert payload["description_localizations"][locale] == cat["commands.group"]
     subs = list(payload["options"])
-    groups = [sub for sub in subs if sub["type"] == discord.AppCommandOptionType.subcommand_group.value]
+    group_type = discord.AppCommandOptionType.subcommand_group.value
+    groups = [sub for sub in subs if sub["type"] == group_type]
     assert [g["name"] for g in groups] == ["daily"]  # /poker daily play|board
     for sub in [*subs, *(s for g in groups for s in g["options"])]:
         assert sub["name_localizations"][locale] == cat[f"commands.names.{sub['name']}"]
