@@ -15,7 +15,7 @@ from bot.engine import Game
 from bot.i18n import rules_name, t
 
 from .embed import GOLD, Embed, safe
-from .text import card_embed, number, scorecard_table, turn_embed
+from .text import number, scorecard_table, turn_embed
 
 CARDS_SHOWN = 4  # the board's cards: one table of four columns (narrow enough for a phone)
 
@@ -100,13 +100,6 @@ def report_embed(report: Report, lang: str) -> Embed:
         description="\n".join(lines),
         colour=GOLD,
     )  # fmt: skip
-
-
-def report_embeds(
-    report: Report, game: Game, names: Mapping[str, str], game_id: int, lang: str
-) -> list[Embed]:
-    """The report and the member's full card (text; the edge swaps in a picture)."""
-    return [report_embed(report, lang), card_embed(game, game.players[0], names, game_id, lang)]
 
 
 def public_line(
@@ -199,5 +192,4 @@ __all__ = [
     "header",
     "public_line",
     "report_embed",
-    "report_embeds",
 ]

@@ -159,7 +159,8 @@ class DailyFinish:
         if mine is not None and mine.ev_loss is not None:
             analysed = Analysed(mine.ev_loss)
         else:
-            analysed = Analysed(None, reason="banked" if match.rules == "banked" else "")
+            reason = "banked" if match.rules == "banked" else "unavailable"
+            analysed = Analysed(None, reason=reason)
         return await self._report(match, analysed)
 
     async def fields(self, match: Match, lang: str) -> dict[str, Any]:
