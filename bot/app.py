@@ -17,7 +17,7 @@ from bot.housekeeping import FullCollections
 from bot.i18n import t
 from bot.render.image import warm_up
 from bot.settings import Settings
-from cogs import admin, league, play
+from cogs import admin, daily, league, play
 from cogs._edge import reply, reply_language
 from cogs._group import install, poker_group
 from cogs._metrics import SAVE_SECONDS
@@ -99,6 +99,7 @@ class DicePokerBot(commands.Bot):
         self.sync_globally = sync_globally
         self.store: GameStore | None = store  # opened in setup_hook unless given
         self.play: play.PlayDeps | None = None
+        self.daily: daily.DailyDeps | None = None
         self.health: HealthServer | None = None
         self.collections: FullCollections | None = None
 
@@ -119,10 +120,12 @@ class DicePokerBot(commands.Bot):
         self.play = play.PlayDeps(
             service, store, solutions, self.dice, publisher, bot_pause=settings.bot_pause
         )
-        install(*play.COMMANDS, *league.COMMANDS, *admin.COMMANDS)
+        self.daily = self._dailies(store, solutions)
+        install(*play.COMMANDS, *league.COMMANDS, *admin.COMMANDS, *daily.COMMANDS)
         await self.add_cog(play.PlayCog(self, self.play, publisher))
         await self.add_cog(league.LeagueCog(self))
         await self.add_cog(admin.AdminCog(self))
+        await self.add_cog(daily.DailyCog(self, self.daily))
         if self.tree.get_command(poker_group.name) is None:
             self.tree.add_command(poker_group)
         # Command names and descriptions in every catalog language, sent with each sync.
@@ -147,6 +150,26 @@ class DicePokerBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
             log.info("commands synced to guild %s", settings.dev_guild_id)
+
+    def _dailies(self, store: GameStore, solutions: play.SolutionCache) -> daily.DailyDeps:
+        """The daily dice: a game service of their own kind, with its ephemeral publisher."""
+        service = play.GameService(
+            store,
+            dice=self.dice,  # never thrown: a daily's dice are its day's (Match.roll)
+            clock=discord.utils.utcnow,
+            settings=store,
+            publisher=daily.DailyPublisher(self),
+            shards=self.settings.shards,
+            on_save=SAVE_SECONDS.observe,
+            kind="daily",
+        )
+        dailies = daily.Dailies(
+            service, store, clock=discord.utils.utcnow, secret=self.settings.daily_secret_bytes
+        )
+        best = daily.BestScores(dailies, store)
+        finisher = daily.DailyFinish(self, dailies, best, store, solutions)
+        service.subscribe(finisher)
+        return daily.DailyDeps(dailies, best, store, solutions, finisher)
 
     async def close(self) -> None:
         try:

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import SecretStr, model_validator
+from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.engine.daily import MIN_SECRET_BYTES
 from db import Shards, sqlite_url
 
 
 class Settings(BaseSettings):
     # env_ignore_empty: `.env.example` leaves optional settings as `NAME=` (DEV_GUILD_ID in
     # production); an empty value means "not set", never "parse the empty string".
+    # hide_input_in_errors: a setting that does not parse (a short DAILY_SECRET) is never
+    # echoed into a log.
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
+        hide_input_in_errors=True,
     )
 
     discord_token: SecretStr | None = None
@@ -89,6 +96,22 @@ class Settings(BaseSettings):
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
 
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)
+    # The daily dice's secret (at least 16 bytes; changing it changes every day's dice).
+    # Unset: one is made on first use and kept in the database.
+    daily_secret: SecretStr | None = None
+
+    @field_validator("daily_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and 0 < len(value.get_secret_value().encode()) < MIN_SECRET_BYTES:
+            raise ValueError(f"it must have at least {MIN_SECRET_BYTES} bytes")
+        return value
+
+    @property
+    def daily_secret_bytes(self) -> bytes | None:
+        if self.daily_secret is None or not self.daily_secret.get_secret_value():
+            return None
+        return self.daily_secret.get_secret_value().encode()
 
 
 def _shard_ids(text: str) -> frozenset[int]:

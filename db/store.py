@@ -11,11 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol
 
 ACTIVE_STATUSES = ("lobby", "playing")
 STATUSES = ("lobby", "playing", "finished", "cancelled")
+# A game at a channel's table, or one member's solo game of the day's dice (`day` set). A
+# daily never blocks its channel, is loaded only by id, and its result goes to the daily
+# tables instead of `results` (no wins, no rating, no history).
+KINDS = ("table", "daily")
+# The rating scope of every rule set together (beside one scope per rule set).
+OVERALL = "*"
 
 
 class StoreError(Exception):
@@ -38,6 +44,23 @@ class StaleVersion(StoreError):  # noqa: N818 (the agreed interface)
         self.game_id = game_id
         self.expected = expected
         self.actual = actual
+
+
+class DailyTaken(StoreError):  # noqa: N818 (named like the other refusals)
+    """The member already has a daily game of this rule set on this day."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"the member already has daily game {game_id}")
+        self.game_id = game_id
+
+
+class StaleRating(StoreError):  # noqa: N818 (named like StaleVersion)
+    """A rating changed since it was read (another game of the player finished first):
+    nothing was written; read the ratings again and recompute."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id}: a player's rating changed since it was read")
+        self.game_id = game_id
 
 
 class GameNotFound(StoreError, LookupError):  # noqa: N818 (the agreed interface)
@@ -68,6 +91,8 @@ class GameRecord:
     created_at: datetime  # aware UTC
     updated_at: datetime
     deadline: datetime | None = None  # when the turn timer acts (an indexed column)
+    kind: str = "table"  # "table" | "daily"
+    day: date | None = None  # a daily's UTC day (None at a table)
 
 
 @dataclass(frozen=True)
@@ -103,13 +128,23 @@ def check_ids(**ids: int | None) -> None:
             raise ValueError(f"{name} {value} is out of range (0 to 2**63 - 1)")
 
 
+NAME_MAX = 32  # a rule set's name, a rating scope
+
+
+def check_names(**names: str) -> None:
+    """ValueError unless each name (a rule set, a scope) is short text."""
+    for key, value in names.items():
+        if not isinstance(value, str) or not 0 < len(value) <= NAME_MAX:
+            raise ValueError(f"{key} must be a name of 1 to {NAME_MAX} characters")
+
+
 def check_counts(**counts: int) -> None:
     """ValueError unless each count (a limit, an offset, a sequence number) is 0 to ID_MAX."""
     for name, value in counts.items():
         if not 0 <= value <= ID_MAX:
             raise ValueError(f"{name} must be 0 to 2**63 - 1, not {value}")
 
-METRICS = ("wins", "net", "average", "best", "skill")
+METRICS = ("wins", "net", "average", "best", "skill", "daily", "rating")
 # Skill is only ranked for members with this many analysed games.
 SKILL_MIN_GAMES = 5
 TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX, TURN_TIMEOUT_DEFAULT = 30, 86400, 300
@@ -150,10 +185,11 @@ class StoredResult:
 class BoardLine:
     rank: int  # fair: equal values share a rank (1, 2, 2, 4)
     position: int  # 1-based place in the ordering (ties broken by member id)
-    player_id: int
+    player_id: int  # a member; on the rating board a computer level's negative id too
     value: float  # the metric; skill lower is better
-    games: int
+    games: int  # games (daily: days played; rating: rated games)
     name: str = ""  # the name the member last played under in this server
+    extra: float | None = None  # daily: the best streak; rating: the spread (30 sigma)
 
 
 @dataclass(frozen=True)
@@ -182,6 +218,70 @@ class MemberStats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class StoredRating:
+    """A player's rating in one scope of a server: a rule set, or OVERALL."""
+
+    rules: str
+    player_id: int  # a member, or a computer level's negative id (bot.match.rated_id)
+    mu: float
+    sigma: float
+    ordinal: float  # the shown value (bot.strategy.rating.ordinal), kept for the board
+    games: int  # rated games so far: also the row's version (StaleRating)
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A rating after a game, computed from the stored one that had `games` rated games
+    (0: none stored yet). `save` writes it only if that is still the stored count."""
+
+    rules: str
+    player_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+@dataclass(frozen=True)
+class DailyLine:
+    rank: int  # 1 + the members of the server with a strictly higher total that day
+    position: int
+    player_id: int
+    name: str  # the name played under
+    total: int
+    streak: int  # days in a row this member played this rule set's daily here, up to it
+    ev_loss: float | None  # points lost per decision, when analysed
+    game_id: int
+
+
+@dataclass(frozen=True)
+class DailyBoard:
+    guild_id: int
+    rules: str
+    day: date
+    players: int  # members of the server who finished that day's daily
+    lines: list[DailyLine]  # the first `limit`, best first
+    me: DailyLine | None  # the asking member's, wherever it is
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    rules: str | None  # None: every rule set together
+    played: int  # days
+    wins: int  # days finished first in the server (a shared first place counts)
+    best_streak: int
+    best: int  # best total
+
+
+@dataclass(frozen=True)
+class DailyBest:
+    """The hindsight optimum of a day's dice (the same for every member and server)."""
+
+    score: int
+    exact: bool
 
 
 @dataclass(frozen=True)
@@ -252,16 +352,26 @@ class GameStore(Protocol):
         state: dict[str, Any],
         deadline: datetime | None = None,
         now: datetime | None = None,
+        day: date | None = None,
     ) -> GameRecord:
-        """A new lobby at version 0; ChannelBusy if the channel has an active game."""
+        """A new game at version 0: a lobby at a table; ChannelBusy if the channel has an
+        active game. With `day`, the host's daily of that day, in play at once (`kind`
+        "daily"); DailyTaken if they already have that day's daily of these rules."""
         ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
 
-    async def active_game(self, channel_id: int) -> GameRecord | None: ...
+    async def daily_game(self, player_id: int, rules: str, day: date) -> GameRecord | None:
+        """The member's daily of `rules` on `day`, wherever they started it."""
+        ...
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or game in play at its table (never a daily)."""
+        ...
 
     async def active_games(self, *, shards: Shards | None = None) -> list[GameRecord]:
-        """Every lobby and game in play (of the guilds on `shards`), oldest first."""
+        """Every lobby and game in play at a table (of the guilds on `shards`), oldest
+        first. Dailies are not among them: they have no timer and are loaded by id."""
         ...
 
     async def due_games(
@@ -281,11 +391,15 @@ class GameStore(Protocol):
         results: Sequence[SeatResult] = (),
         deadline: datetime | None = None,
         now: datetime | None = None,
+        ratings: Sequence[RatingChange] = (),
     ) -> GameRecord:
         """Append `actions` (seq, JSON), replace the snapshot and the deadline, bump the
         version: one transaction. StaleVersion (nothing written) unless the stored version
         is `expect_version`; re-appending an identical action is a no-op, a different one
-        ActionConflict; `results` only with the game's finish."""
+        ActionConflict; `results` only with the game's finish (a daily's one seat goes to
+        the daily results, with its streak). `ratings` (only with results) are written in
+        the same transaction; StaleRating, and nothing written, if one of them was
+        computed from a rating that is no longer the stored one."""
         ...
 
     async def save_messages(
@@ -310,7 +424,52 @@ class GameStore(Protocol):
 
     async def record_analysis(self, game_id: int, losses: Mapping[int, float]) -> int:
         """Fill in the expected points lost per decision (seat → value) of a finished
-        game's seats not analysed yet; the standings follow. Returns the seats written."""
+        game's seats not analysed yet (a daily's seat 0 too); the standings follow.
+        Returns the seats written."""
+        ...
+
+    async def ratings(
+        self, guild_id: int, players: Sequence[int], rules: Sequence[str] | None = None
+    ) -> list[StoredRating]:
+        """The stored ratings of `players` in the scopes `rules` (rule sets or OVERALL;
+        None: every scope), ordered by scope (OVERALL first) and player."""
+        ...
+
+    # --- the daily dice ------------------------------------------------------------------
+
+    async def daily_board(
+        self,
+        guild_id: int,
+        rules: str,
+        day: date,
+        *,
+        limit: int = 10,
+        member_id: int | None = None,
+    ) -> DailyBoard:
+        """The server's ranking of a day's daily of `rules`: the first `limit` and the
+        member's own line."""
+        ...
+
+    async def daily_stats(self, guild_id: int, member_id: int) -> list[DailyStats]:
+        """The member's dailies here: every rule set together first, then each; empty
+        when they played none."""
+        ...
+
+    async def daily_best(self, dice: str, rules: str, day: date) -> DailyBest | None:
+        """The cached hindsight optimum of the dice `dice` (the secret's fingerprint)."""
+        ...
+
+    async def put_daily_best(
+        self, dice: str, rules: str, day: date, best: DailyBest, *, now: datetime | None = None
+    ) -> None:
+        """Cache a hindsight optimum (the first one written stays: they are all equal)."""
+        ...
+
+    async def deployment_secret(
+        self, name: str, candidate: bytes, *, now: datetime | None = None
+    ) -> bytes:
+        """The secret stored under `name`, storing `candidate` first if there is none
+        (every process of the deployment gets the same one)."""
         ...
 
     async def leaderboard(

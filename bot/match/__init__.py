@@ -9,6 +9,8 @@ from .model import (
     Match,
     Opening,
     Seat,
+    rated_id,
+    rated_level,
 )
 
 __all__ = [
@@ -20,4 +22,6 @@ __all__ = [
     "Match",
     "Opening",
     "Seat",
+    "rated_id",
+    "rated_level",
 ]

@@ -12,13 +12,16 @@ own refusals pass through unchanged.
 
 `to_dict()` is the store's snapshot; `id`, `status` and `version` are the store's columns.
 Message ids are where the match is shown (kept so that later changes edit those messages).
+
+A daily (`kind` "daily") is one member's solo game of the day's fixed dice: in play from
+its creation, with no turn timer, thrown only with that day's `DailyDice`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from bot.engine import (
@@ -33,6 +36,7 @@ from bot.engine import (
     Score,
     opening_throw,
 )
+from bot.engine.daily import DailyDice
 from bot.i18n import t
 
 MAX_SEATS = MAX_PLAYERS
@@ -67,6 +71,21 @@ class Seat:
         return cls(
             int(data["user_id"]), data["name"], bool(data.get("is_bot", False)), data.get("level")
         )
+
+
+def rated_id(seat: Seat) -> int:
+    """Who a seat is to the ratings: the member, or its computer level (-1 easy, -2
+    normal, -3 perfect: every computer player of a level is one rated player)."""
+    if not seat.is_bot:
+        return seat.user_id
+    level = seat.level if seat.level in COMPUTER_LEVELS else "normal"
+    return -1 - COMPUTER_LEVELS.index(level)
+
+
+def rated_level(player_id: int) -> str | None:
+    """The computer level a rated player id stands for (None: a member)."""
+    index = -1 - player_id
+    return COMPUTER_LEVELS[index] if 0 <= index < len(COMPUTER_LEVELS) else None
 
 
 @dataclass(frozen=True)
@@ -123,6 +142,8 @@ class Match:
     deadline: datetime | None = None  # the current turn's time-out
     # Consecutive turn time-outs per seat, (user id, count): the timer marks a seat away.
     strikes: tuple[tuple[int, int], ...] = ()
+    kind: str = "table"  # "table" | "daily" (the store's column)
+    day: date | None = None  # a daily's UTC day (the store's column)
     # What the last change did (not stored): its events and the engine actions it applied.
     events: tuple[Event, ...] = field(default=(), compare=False)
     actions: tuple[Action, ...] = field(default=(), compare=False)
@@ -181,9 +202,16 @@ class Match:
             self.game is not None and self.game.finished and bool(self.events)
         )
 
+    @property
+    def daily(self) -> bool:
+        return self.kind == "daily"
+
     def due_at(self) -> datetime | None:
         """When the timer acts: a lobby 30 minutes after it opened, a turn at its deadline
-        (not on a computer seat's turn: it plays by itself); None when nothing is pending."""
+        (not on a computer seat's turn: it plays by itself); None when nothing is pending
+        (always for a daily: it is played when it suits the member)."""
+        if self.daily:
+            return None
         if self.status == "lobby":
             return None if self.created_at is None else self.created_at + LOBBY_TTL
         if self.status == "playing" and self.computer_to_move is None:
@@ -298,8 +326,18 @@ class Match:
             raise GameError("errors.not_your_turn", name=self.name_of(game.player))
         return game
 
-    def roll(self, user_id: int, dice: DiceSource) -> Match:
+    def roll(self, user_id: int, dice: DiceSource | DailyDice) -> Match:
+        """Throw the dice not held: from `dice`, which for a daily must be its day's."""
         game = self._require_turn(user_id)
+        if self.daily or isinstance(dice, DailyDice):
+            if not (
+                self.daily
+                and isinstance(dice, DailyDice)
+                and dice.day == self.day
+                and dice.rules == self.rules
+            ):
+                raise ValueError(f"game {self.id} is thrown only with its own day's dice")
+            return self._played(game, [dice.draw(game, game.player)])
         return self._played(game, [game.draw(game.player, dice)])
 
     def toggle_hold(self, user_id: int, position: int) -> Match:
@@ -345,7 +383,7 @@ class Match:
         too), none once the game is over; a player who acted by themselves is back (their
         run of time-outs starts again). Called for every change, before it is stored."""
         game = self.game
-        if self.status != "playing" or game is None or game.finished:
+        if self.status != "playing" or game is None or game.finished or self.daily:
             return self if self.deadline is None else replace(self, deadline=None)
         after = self._clear_strikes(before)
         same_turn = (
@@ -471,10 +509,14 @@ class Match:
         rules: str,
         status: str,
         version: int,
+        kind: str = "table",
+        day: date | None = None,
     ) -> Match:
         """A match from the store's columns and its `state` snapshot."""
         s = state
         return cls(
+            kind=kind,
+            day=day,
             id=id,
             channel_id=channel_id,
             guild_id=guild_id,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.i18n import rules_name, t
+from bot.strategy.rating import SCALE
 
 from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, cut, safe
 from .text import number
@@ -26,6 +27,7 @@ class BoardRow:
     name: str  # as typed
     value: float
     games: int
+    extra: float | None = None  # daily: the best streak; rating: sigma
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class Board:
 def value_text(metric: str, value: float) -> str:
     """A metric's value as shown: counts and scores whole, the others with two decimals
     (one minus sign everywhere: the ASCII `-`, as render's `number`)."""
-    if metric in ("wins", "best", "daily"):
+    if metric in ("wins", "best", "daily", "rating"):
         return number(round(value))
     if metric == "net":
         text = f"{value:+.2f}"
@@ -60,15 +62,24 @@ def scope_name(rules: str | None, lang: str) -> str:
     return rules_name(rules, lang) if rules else t("leaderboard.all_rules", lang)
 
 
+def spread(sigma: float) -> str:
+    """One standard deviation of a rating on the shown scale."""
+    return number(round(SCALE * sigma))
+
+
 def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
-    text = t(
-        "leaderboard.line",
-        lang,
-        rank=row.rank,
-        member=safe(row.name),
-        value=value_text(metric, row.value),
-        games=row.games,
-    )
+    common = {
+        "rank": row.rank,
+        "member": safe(row.name),
+        "value": value_text(metric, row.value),
+        "games": row.games,
+    }
+    if metric == "daily":
+        text = t("leaderboard.line_daily", lang, streak=round(row.extra or 0), **common)
+    elif metric == "rating":
+        text = t("leaderboard.line_rating", lang, spread=spread(row.extra or 0.0), **common)
+    else:
+        text = t("leaderboard.line", lang, **common)
     return f"**{text}**" if me else text
 
 
@@ -96,6 +107,8 @@ def board_embed(board: Board, member_id: int, lang: str) -> Embed:
     footer = t("leaderboard.footer", lang, page=board.page + 1, pages=board.pages, n=board.ranked)
     if board.metric == "skill":
         footer += " · " + t("leaderboard.skill_note", lang, n=board.skill_min)
+    elif board.metric in ("daily", "rating"):
+        footer += " · " + t(f"leaderboard.{board.metric}_note", lang)
     embed.footer = footer
     return embed
 
@@ -113,6 +126,18 @@ class StatsBlock:
     net: float
     skill: float | None
     analysed: int
+    rating: float | None = None  # the shown rating (None: never rated here)
+    sigma: float = 0.0
+    rated: int = 0
+
+
+@dataclass(frozen=True)
+class DailyBlock:
+    rules: str | None  # None: every rule set together
+    played: int
+    wins: int
+    best_streak: int
+    best: int
 
 
 def percent(part: int, whole: int) -> str:
@@ -125,7 +150,7 @@ def stats_block(s: StatsBlock, lang: str) -> str:
         if s.skill is not None
         else t("stats.skill_none", lang)
     )
-    return t(
+    text = t(
         "stats.block",
         lang,
         games=s.games,
@@ -136,13 +161,36 @@ def stats_block(s: StatsBlock, lang: str) -> str:
         net=value_text("net", s.net),
         skill=skill,
     )
+    return text + "\n" + rating_text(s.rating, s.sigma, s.rated, lang)
 
 
-def stats_embed(name: str, blocks: Sequence[StatsBlock], lang: str) -> Embed:
+def rating_text(rating: float | None, sigma: float, rated: int, lang: str) -> str:
+    if rating is None:
+        return t("stats.rating_none", lang)
+    return t("stats.rating", lang, value=value_text("rating", rating), spread=spread(sigma),
+             n=rated)  # fmt: skip
+
+
+def daily_text(blocks: Sequence[DailyBlock], lang: str) -> str:
+    lines = []
+    for b in blocks:
+        label = t("stats.overall", lang) if b.rules is None else rules_name(b.rules, lang)
+        numbers = t("stats.daily_block", lang, played=b.played, wins=b.wins,
+                    streak=b.best_streak, best=number(b.best))  # fmt: skip
+        lines.append(f"**{label}** · {numbers}")
+    return "\n".join(lines)
+
+
+def stats_embed(
+    name: str, blocks: Sequence[StatsBlock], lang: str, daily: Sequence[DailyBlock] = ()
+) -> Embed:
+    """The member's table games (overall, then per rule set) and a daily dice line."""
     embed = Embed(title=t("stats.title", lang, name=safe(name)), colour=BLURPLE)
     for s in blocks:
         label = t("stats.overall", lang) if s.rules is None else rules_name(s.rules, lang)
         embed.add_field(label, stats_block(s, lang))
+    if daily:
+        embed.add_field(t("stats.daily_title", lang), daily_text(daily, lang))
     return embed
 
 

@@ -28,8 +28,9 @@ between settled players about 3-to-1 head-to-head odds, as in Elo.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -43,6 +44,7 @@ ORIGIN = 1000.0  # the shown rating of mu - 3 sigma = 0 (a new player)
 SCALE = 30.0  # shown points per unit of mu
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU)
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,29 @@ def update(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma) for team in rated]
 
 
+def rate_game(
+    priors: Mapping[K, Rating], players: Sequence[K], ranks: Sequence[int]
+) -> dict[K, Rating]:
+    """Each identity's rating after one game: `players` names each seat's identity, in
+    seat order, `ranks` the seats' places, `priors` the ratings before (a missing one is
+    a new player's). An identity may fill several seats of one game (two "perfect"
+    computer players): the seats are rated as the players they were, and the identity
+    takes the mean of its seats' new mu and sigma, so it learns from the game once.
+    Fewer than two seats teach nothing: {}."""
+    if len(players) != len(ranks):
+        raise ValueError(f"{len(players)} players but {len(ranks)} ranks")
+    if len(players) < 2:
+        return {}
+    rated = update([priors.get(p, DEFAULT) for p in players], ranks)
+    seats: dict[K, list[Rating]] = {}
+    for player, after in zip(players, rated, strict=True):
+        seats.setdefault(player, []).append(after)
+    return {
+        p: Rating(sum(r.mu for r in rs) / len(rs), sum(r.sigma for r in rs) / len(rs))
+        for p, rs in seats.items()
+    }
+
+
 def conservative(rating: Rating) -> float:
     """mu - 3 sigma: the skill the player almost surely has (0 for a new player)."""
     return rating.mu - Z * rating.sigma
@@ -96,5 +121,6 @@ __all__ = [
     "conservative",
     "new_rating",
     "ordinal",
+    "rate_game",
     "update",
 ]

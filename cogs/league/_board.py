@@ -14,6 +14,7 @@ import discord
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import t
+from bot.match import rated_level
 from bot.render.league import Board, BoardRow, board_embed
 from cogs._edge import guard, public_language, reply_language, store_of, to_discord
 from db import ID_MAX, METRICS, SKILL_MIN_GAMES, BoardLine, BoardPage
@@ -30,20 +31,28 @@ def board_id(metric: str, rules: str | None, page: int, member: int, way: str) -
     return f"{PREFIX}:{metric}:{rules or ALL_RULES}:{page}:{member}:{way}"
 
 
-def _row(line: BoardLine) -> BoardRow:
-    return BoardRow(line.rank, line.player_id, line.name or str(line.player_id), line.value,
-                    line.games)  # fmt: skip
+def shown_player(player_id: int, name: str, lang: str) -> str:
+    """A board line's name: the member's, or a rated computer level's (rating board)."""
+    level = rated_level(player_id)
+    if level is not None:
+        return t("leaderboard.computer", lang, level=t(f"bots.level_{level}", lang))
+    return name or str(player_id)
 
 
-def board_of(page: BoardPage) -> Board:
+def _row(line: BoardLine, lang: str) -> BoardRow:
+    name = shown_player(line.player_id, line.name, lang)
+    return BoardRow(line.rank, line.player_id, name, line.value, line.games, line.extra)
+
+
+def board_of(page: BoardPage, lang: str = "en") -> Board:
     return Board(
         metric=page.metric,
         rules=page.rules,
         page=page.page,
         pages=page.pages,
         ranked=page.ranked,
-        rows=[_row(x) for x in page.lines],
-        me=_row(page.me) if page.me is not None else None,
+        rows=[_row(x, lang) for x in page.lines],
+        me=_row(page.me, lang) if page.me is not None else None,
         has_games=page.has_games,
         skill_min=SKILL_MIN_GAMES,
     )
@@ -101,7 +110,7 @@ async def answer_board(
             per_page=PER_PAGE,
             member_id=interaction.user.id,
         )
-        embed = to_discord(board_embed(board_of(page_data), interaction.user.id, lang))
+        embed = to_discord(board_embed(board_of(page_data, lang), interaction.user.id, lang))
         view = board_view(page_data, interaction.user.id, lang)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)

@@ -16,12 +16,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import RULESETS, Game, GameError, parse_action
+from bot.engine.daily import utc_day
 from bot.engine.replay import ReplayError, document, run
 from bot.i18n import t
 from bot.render.chart import scores_chart_png
-from bot.render.league import HistoryEntry, StatsBlock, history_embed, stats_embed
+from bot.render.league import (
+    DailyBlock,
+    HistoryEntry,
+    StatsBlock,
+    history_embed,
+    stats_embed,
+)
 from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
-from db import METRICS, FinishedGame, GameRecord
+from db import METRICS, OVERALL, FinishedGame, GameRecord, MemberStats, StoredRating
 
 from ._board import BoardPager, answer_board
 
@@ -55,27 +62,37 @@ async def stats(
         target = member or interaction.user
         name = shown_name(target)
         numbers = await store.member_stats(guild_id, target.id)
-        if not numbers:
+        dailies = await store.daily_stats(guild_id, target.id)
+        if not numbers and not dailies:
             raise GameError("stats.none", name=name)
         lang = await public_language(interaction, store)
-        recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
-        png = scores_chart_png(
-            [r.total for r in recent],
-            won=[r.rank == 1 for r in recent],
-            title=t("stats.chart_title", lang, name=name, n=len(recent)),
-            average_label=t("stats.chart_average", lang),
-        )
-        blocks = [
-            StatsBlock(s.rules, s.games, s.wins, s.average, s.best, s.net, s.skill, s.analysed)
-            for s in numbers
-        ]
-        embed = stats_embed(name, blocks, lang)
-        embed.image = "attachment://scores.png"
+        ratings = {r.rules: r for r in await store.ratings(guild_id, [target.id])}
+        blocks = [stats_block(s, ratings.get(s.rules or OVERALL)) for s in numbers]
+        daily = [DailyBlock(d.rules, d.played, d.wins, d.best_streak, d.best) for d in dailies]
+        embed = stats_embed(name, blocks, lang, daily)
+        extra: dict[str, Any] = {}
+        if numbers:  # the chart of the last table games' scores
+            recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
+            png = scores_chart_png(
+                [r.total for r in recent],
+                won=[r.rank == 1 for r in recent],
+                title=t("stats.chart_title", lang, name=name, n=len(recent)),
+                average_label=t("stats.chart_average", lang),
+            )
+            embed.image = "attachment://scores.png"
+            extra["file"] = discord.File(io.BytesIO(png), filename="scores.png")
         await interaction.response.send_message(
-            embed=to_discord(embed),
-            file=discord.File(io.BytesIO(png), filename="scores.png"),
-            allowed_mentions=discord.AllowedMentions.none(),
+            embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none(), **extra
         )
+
+
+def stats_block(s: MemberStats, rating: StoredRating | None) -> StatsBlock:
+    return StatsBlock(
+        s.rules, s.games, s.wins, s.average, s.best, s.net, s.skill, s.analysed,
+        rating=rating.ordinal if rating else None,
+        sigma=rating.sigma if rating else 0.0,
+        rated=rating.games if rating else 0,
+    )  # fmt: skip
 
 
 def jump_link(game: GameRecord) -> str:
@@ -156,6 +173,12 @@ async def export(interaction: discord.Interaction[Any], game: app_commands.Range
         record = await store.get_game(game) if game <= 2**63 - 1 else None
         if record is None or record.guild_id != interaction.guild_id:
             raise GameError("export.not_found", id=game)
+        if (
+            record.day is not None
+            and record.host_id != interaction.user.id
+            and record.day >= utc_day(discord.utils.utcnow())
+        ):  # a daily's actions are its dice: only its member, until the day is over
+            raise GameError("export.daily_hidden", id=game, day=record.day.isoformat())
         try:
             doc = replay_document(record, await store.actions(game))
         except ReplayError:

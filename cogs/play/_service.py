@@ -11,6 +11,18 @@ Within a process the per-game lock serialises changes; between processes (a roll
 deploy) the store's version check does: a save that meets a newer version reloads the
 game and tries the change once more, so the member is refused only when the change no
 longer makes sense.
+
+A finish rates the players (`db.ratings`) in the same transaction as the results. The
+ratings are computed here, in Python, from the ones read just before the save; no game
+lock covers them (two games sharing a player finish under different locks, maybe in two
+processes), so the save writes each only over the rating it was computed from and
+otherwise refuses (StaleRating): the ratings are read and computed again, and the finish
+saved once more. Computing in SQL instead would mean the Plackett-Luce model twice, in
+two SQL dialects; this way the model is one Python function, checked against the paper.
+
+A service holds one kind of game: the play cog's tables, or the daily cog's dailies
+(`kind`); a game of the other kind is not found, so neither feature's controls can reach
+the other's games.
 """
 
 from __future__ import annotations
@@ -25,21 +37,26 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.engine import DiceSource, GameError
-from bot.match import Match, Seat
+from bot.match import Match, Seat, rated_id
 from db import (
     ID_MAX,
+    OVERALL,
     ChannelBusy,
     GameRecord,
     GameStore,
     GuildSettings,
+    RatingChange,
     SeatResult,
     Shards,
+    StaleRating,
     StaleVersion,
 )
+from db.ratings import rating_changes
 
 log = logging.getLogger(__name__)
 
 Change = Callable[[Match], Match]
+RATING_TRIES = 8  # rating reads per finish before giving up (each loses only to a finish)
 
 
 class NotShown(GameError):  # noqa: N818 - an answer to the member, not a bug
@@ -119,7 +136,19 @@ def match_of(record: GameRecord) -> Match:
         rules=record.rules,
         status=record.status,
         version=record.version,
+        kind=record.kind,
+        day=record.day,
     )
+
+
+def rated_players(match: Match) -> list[int]:
+    """Each engine seat's rated id (the member, or the computer seat's level)."""
+    game = match.require_game()
+    out = []
+    for player in game.players:
+        seat = match.seat(int(player))
+        out.append(rated_id(seat) if seat is not None else int(player))
+    return out
 
 
 def valid_id(value: int) -> bool:
@@ -138,8 +167,10 @@ class GameService:
         publisher: Publisher,
         shards: Shards | None = None,
         on_save: Callable[[float], None] = lambda _seconds: None,
+        kind: str = "table",
     ) -> None:
         self.store = store
+        self.kind = kind
         self.on_save = on_save  # how long each change's transaction took (metrics)
         self.dice = dice
         self.clock = clock
@@ -166,6 +197,15 @@ class GameService:
         """The active matches this process holds (the timers scan them)."""
         return list(self._cache.values())
 
+    def forget(self, game_ids: Sequence[int]) -> None:
+        """Drop matches from the cache (they are read from the store again if needed):
+        dailies of past days, which nobody may play any more."""
+        for game_id in game_ids:
+            self._cache.pop(game_id, None)
+            lock = self._locks.get(game_id)
+            if lock is not None and not lock.locked():
+                del self._locks[game_id]
+
     async def get(self, game_id: int) -> Match | None:
         if not valid_id(game_id):
             return None
@@ -176,7 +216,7 @@ class GameService:
 
     async def _reload(self, game_id: int) -> Match | None:
         record = await self.store.get_game(game_id)
-        if record is None:
+        if record is None or record.kind != self.kind:
             self._cache.pop(game_id, None)
             return None
         match = match_of(record)
@@ -304,18 +344,28 @@ class GameService:
                 # the next change: until then a restarted bot must not take the old one
                 # (now the last turn's summary) for it; a click on the new one adopts it.
                 after = replace(after, turn_message_id=None)
+            finish = after.status == "finished"
+            ratings = await self._ratings(after) if finish else []
             began = time.perf_counter()
             try:
-                record = await self.store.save(
-                    before.id,
-                    expect_version=before.version,
-                    state=after.to_dict(),
-                    status=after.status if after.status != before.status else None,
-                    actions=_numbered(before, after),
-                    results=seat_results(after) if after.status == "finished" else (),
-                    deadline=after.due_at(),
-                    now=now,
-                )
+                for tries in range(1, RATING_TRIES + 1):
+                    try:
+                        record = await self.store.save(
+                            before.id,
+                            expect_version=before.version,
+                            state=after.to_dict(),
+                            status=after.status if after.status != before.status else None,
+                            actions=_numbered(before, after),
+                            results=seat_results(after) if finish else (),
+                            deadline=after.due_at(),
+                            now=now,
+                            ratings=ratings,
+                        )
+                        break
+                    except StaleRating:  # another finish rated a player first: read again
+                        if tries == RATING_TRIES:
+                            raise
+                        ratings = await self._ratings(after)
                 self.on_save(time.perf_counter() - began)
             except StaleVersion:
                 fresh = await self._reload(before.id)
@@ -330,11 +380,24 @@ class GameService:
             return before, committed
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def _ratings(self, match: Match) -> list[RatingChange]:
+        """The ratings a finish writes: a server's table game of two or more seats."""
+        game = match.game
+        if match.daily or match.guild_id is None or game is None or len(game.cards) < 2:
+            return []
+        players = rated_players(match)
+        ranks = [s.rank for s in game.standings()]
+        stored = await self.store.ratings(
+            match.guild_id, sorted(set(players)), sorted({OVERALL, match.rules})
+        )
+        return rating_changes(match.rules, players, ranks, stored)
+
     async def _timeout(self, before: Match, after: Match) -> timedelta:
         """The server's turn time, read only when a new turn begins (most clicks do not)."""
         game = after.game
         starts = (
             game is not None
+            and not after.daily  # no timer
             and not game.finished
             and (before.game is None or before.game.turn != game.turn or after.deadline is None)
         )

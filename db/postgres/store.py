@@ -18,18 +18,20 @@ transaction mode).
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
 from urllib.parse import unquote_plus
 
 import asyncpg
 
+from db.ratings import HistoricGame, historic_ids, rate_history
 from db.store import (
     ID_MAX,
     METRICS,
@@ -40,17 +42,26 @@ from db.store import (
     BoardLine,
     BoardPage,
     ChannelBusy,
+    DailyBest,
+    DailyBoard,
+    DailyLine,
+    DailyStats,
+    DailyTaken,
     FinishedGame,
     GameNotFound,
     GameRecord,
     GuildSettings,
     MemberStats,
+    RatingChange,
     SeatResult,
     Shards,
+    StaleRating,
     StaleVersion,
+    StoredRating,
     StoredResult,
     check_counts,
     check_ids,
+    check_names,
     check_settings,
 )
 
@@ -67,6 +78,7 @@ _MIGRATION_NAME = re.compile(r"V(\d+)__\w+\.sql")
 # pg_advisory_xact_lock key of the migrations: any fixed number no other code locks.
 _MIGRATION_LOCK = 0x6469_6365_706F_6B72  # "dicepokr"
 _ONE_ACTIVE = "games_one_active_per_channel"
+_ONE_DAILY = "games_one_daily"
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -163,8 +175,13 @@ async def _reset(conn: RawConnection) -> None:
 class PostgresStore:
     """Use `await PostgresStore.open("postgresql://…")`; it migrates the database."""
 
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, schema: int | None = None) -> None:
         self._pool = pool
+        # A database opened `upto` an older schema (upgrade tests) finishes games as that
+        # schema did: results only.
+        self._finish_sql = _FINISH_SQL if schema is None or schema >= _DAILY_SCHEMA else (
+            _FINISH_SQL_V5
+        )
 
     # --- life cycle -------------------------------------------------------------
 
@@ -182,10 +199,11 @@ class PostgresStore:
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn, upto)
+                schema = await _version(conn)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool)
+        return cls(pool, schema)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -206,10 +224,15 @@ class PostgresStore:
         state: dict[str, Any],
         deadline: datetime | None = None,
         now: datetime | None = None,
+        day: date | None = None,
     ) -> GameRecord:
-        """A new lobby (version 0); ChannelBusy if the channel has an active game."""
+        """A new lobby (version 0); ChannelBusy if the channel has an active game. With
+        `day`: the host's daily, in play at once; DailyTaken if they have that one."""
         check_ids(guild_id=guild_id, channel_id=channel_id, host_id=host_id)
         stamp, due, state_text = _now(now), _aware(deadline), _json(state)
+        if day is not None:
+            return await self._create_daily(guild_id, channel_id, host_id, rules, state_text,
+                                            day, stamp)  # fmt: skip
         for _ in range(3):
             try:
                 row = await self._pool.fetchrow(
@@ -229,15 +252,57 @@ class PostgresStore:
             return _record(row)
         raise RuntimeError(f"channel {channel_id} keeps being taken and freed")
 
+    async def _create_daily(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        rules: str,
+        state_text: str,
+        day: date,
+        stamp: datetime,
+    ) -> GameRecord:
+        if guild_id is None:
+            raise ValueError("a daily is played in a server")
+        if isinstance(day, datetime):
+            raise TypeError("day must be a date")
+        try:
+            row = await self._pool.fetchrow(
+                "INSERT INTO games (guild_id, channel_id, host_id, rules, status, version,"
+                " state, created_at, updated_at, kind, day)"
+                " VALUES ($1, $2, $3, $4, 'playing', 0, $5::jsonb, $6, $6, 'daily', $7)"
+                " RETURNING *",
+                guild_id, channel_id, host_id, rules, state_text, stamp, day,
+            )
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name != _ONE_DAILY:
+                raise
+            taken = await self.daily_game(host_id, rules, day)
+            if taken is None:  # pragma: no cover - dailies are never deleted
+                raise
+            raise DailyTaken(taken.id) from None
+        assert row is not None
+        return _record(row)
+
     async def get_game(self, game_id: int) -> GameRecord | None:
         check_ids(game_id=game_id)
         row = await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id)
         return _record(row) if row else None
 
+    async def daily_game(self, player_id: int, rules: str, day: date) -> GameRecord | None:
+        check_ids(player_id=player_id)
+        row = await self._pool.fetchrow(
+            "SELECT * FROM games WHERE host_id = $1 AND rules = $2 AND day = $3"
+            " AND kind = 'daily'",
+            player_id, rules, day,
+        )
+        return _record(row) if row else None
+
     async def active_game(self, channel_id: int) -> GameRecord | None:
         check_ids(channel_id=channel_id)
         row = await self._pool.fetchrow(
-            "SELECT * FROM games WHERE channel_id = $1 AND status IN ('lobby', 'playing')",
+            "SELECT * FROM games WHERE channel_id = $1 AND status IN ('lobby', 'playing')"
+            " AND kind = 'table'",
             channel_id,
         )
         return _record(row) if row else None
@@ -245,7 +310,7 @@ class PostgresStore:
     async def active_games(self, *, shards: Shards | None = None) -> list[GameRecord]:
         where, params = _shard_filter(shards, 1)
         rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"  # noqa: S608 - fixed
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND kind = 'table'"  # noqa: S608
             f"{where} ORDER BY id",
             *params,
         )
@@ -277,9 +342,11 @@ class PostgresStore:
         results: Sequence[SeatResult] = (),
         deadline: datetime | None = None,
         now: datetime | None = None,
+        ratings: Sequence[RatingChange] = (),
     ) -> GameRecord:
         """Append `actions`, replace the snapshot and deadline, bump the version: one
-        statement, so one transaction.
+        statement, so one transaction (a finish: one transaction of two statements, the
+        finish and the ratings).
 
         The UPDATE writes only when the version matches, no action conflicts and results
         come with a finish; the inserts read the UPDATE's row, so a refused UPDATE writes
@@ -292,6 +359,11 @@ class PostgresStore:
         seqs, payloads = _unique_actions(game_id, actions)
         for r in results:
             check_ids(player_id=r.player_id)
+        if ratings and not results:
+            raise ValueError("ratings change only with a game's results")
+        for c in ratings:
+            check_counts(games=c.games)
+            check_names(rules=c.rules)
         params: list[Any] = [
             game_id, expect_version, _json(state), status, _aware(deadline), _now(now),
             seqs, payloads,
@@ -308,7 +380,11 @@ class PostgresStore:
                 [r.ev_loss for r in results],
             ]
         try:
-            row = await self._pool.fetchrow(_FINISH_SQL if results else _SAVE_SQL, *params)
+            row = (
+                await self._finish(game_id, params, results, ratings)
+                if results
+                else await self._pool.fetchrow(_SAVE_SQL, *params)
+            )
         except asyncpg.UniqueViolationError as error:
             # Only a cancelled or finished game brought back to life in a channel that has
             # a new one can break the one-active-game index here.
@@ -316,7 +392,7 @@ class PostgresStore:
                 raise
             busy = await self._pool.fetchval(
                 "SELECT b.id FROM games g JOIN games b ON b.channel_id = g.channel_id"
-                " AND b.status IN ('lobby', 'playing') WHERE g.id = $1",
+                " AND b.status IN ('lobby', 'playing') AND b.kind = 'table' WHERE g.id = $1",
                 game_id,
             )
             if busy is None:
@@ -338,6 +414,53 @@ class PostgresStore:
         if stored != expect_version:
             raise StaleVersion(game_id, expect_version, stored)
         raise ValueError("results are stored only when a game finishes")
+
+    async def _finish(
+        self,
+        game_id: int,
+        params: list[Any],
+        results: Sequence[SeatResult],
+        ratings: Sequence[RatingChange],
+    ) -> Record:
+        """The finishing save: the finish statement, then the ratings, in one transaction.
+        The ratings' rows are locked first, in key order (two games finishing at once with
+        the same players queue instead of deadlocking); a rating computed from an older
+        one rolls everything back (StaleRating)."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            if self._finish_sql is _FINISH_SQL:
+                kind = await conn.fetchval("SELECT kind FROM games WHERE id = $1", game_id)
+                if kind == "daily" and (len(results) != 1 or results[0].player_id is None):
+                    raise ValueError("a daily has one seat, a member's")
+            if ratings:
+                await conn.execute(
+                    "SELECT 1 FROM ratings r JOIN games g ON g.id = $1"
+                    " AND r.guild_id = g.guild_id"
+                    " JOIN unnest($2::text[], $3::bigint[]) AS k (rules, player_id)"
+                    " ON r.rules = k.rules AND r.player_id = k.player_id"
+                    " ORDER BY r.rules, r.player_id FOR UPDATE OF r",
+                    game_id, [c.rules for c in ratings], [c.player_id for c in ratings],
+                )
+            row = await conn.fetchrow(self._finish_sql, *params)
+            assert row is not None
+            if row["id"] is None:
+                return row  # nothing was written: the caller explains why
+            if ratings:
+                if row["guild_id"] is None or row.get("kind", "table") != "table":
+                    raise ValueError("only a server's table games are rated")
+                written = await conn.fetchval(
+                    _RATE_SQL,
+                    row["guild_id"],
+                    [c.rules for c in ratings],
+                    [c.player_id for c in ratings],
+                    [c.mu for c in ratings],
+                    [c.sigma for c in ratings],
+                    [c.ordinal for c in ratings],
+                    [c.games for c in ratings],
+                    row["updated_at"],
+                )
+                if written != len(ratings):
+                    raise StaleRating(game_id)
+            return row
 
     async def save_messages(
         self,
@@ -391,14 +514,20 @@ class PostgresStore:
             raise ValueError("points lost are never negative")
         check_ids(game_id=game_id)
         check_counts(**{f"seat {seat}": seat for seat in losses})
-        status = await self._pool.execute(
-            "UPDATE results SET ev_loss = given.loss"
-            " FROM unnest($2::bigint[], $3::double precision[]) AS given (seat, loss)"
+        written = await self._pool.fetchval(
+            "WITH given AS (SELECT * FROM unnest($2::bigint[], $3::double precision[])"
+            " AS g (seat, loss)),"
+            " seats AS (UPDATE results SET ev_loss = given.loss FROM given"
             " WHERE results.game_id = $1 AND results.seat = given.seat"
-            " AND results.ev_loss IS NULL",
+            " AND results.ev_loss IS NULL RETURNING 1),"
+            # a daily has one seat, 0
+            " daily AS (UPDATE daily_results SET ev_loss = given.loss FROM given"
+            " WHERE daily_results.game_id = $1 AND given.seat = 0"
+            " AND daily_results.ev_loss IS NULL RETURNING 1)"
+            " SELECT (SELECT count(*) FROM seats) + (SELECT count(*) FROM daily)",
             game_id, list(losses), [float(v) for v in losses.values()],
         )
-        return int(status.rsplit(" ", 1)[1])  # "UPDATE n"
+        return int(written or 0)
 
     async def leaderboard(
         self,
@@ -432,12 +561,7 @@ class PostgresStore:
                 )
             ranked = rows[0]["n"] if rows else 0
             has_games = ranked > 0 or bool(
-                await conn.fetchval(
-                    "SELECT EXISTS (SELECT FROM standings WHERE guild_id = $1 AND rules = $2)"
-                    if rules is not None
-                    else "SELECT EXISTS (SELECT FROM standings WHERE guild_id = $1)",
-                    *scope,
-                )
+                await conn.fetchval(_ANY_SQL[(_SOURCE[metric], rules is not None)], *scope)
             )
         lines = [_line(r) for r in rows if page * per_page < r["pos"] <= (page + 1) * per_page]
         me = next((_line(r) for r in rows if r["player_id"] == member_id), None)
@@ -494,7 +618,7 @@ class PostgresStore:
         async with self._pool.acquire() as conn:
             games = await conn.fetch(
                 "SELECT * FROM games WHERE guild_id = $1 AND status = 'finished'"
-                " ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3",
+                " AND kind = 'table' ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3",
                 guild_id, limit, offset,
             )
             ids = [g["id"] for g in games]
@@ -510,9 +634,125 @@ class PostgresStore:
     async def finished_count(self, guild_id: int) -> int:
         check_ids(guild_id=guild_id)
         count = await self._pool.fetchval(
-            "SELECT count(*) FROM games WHERE guild_id = $1 AND status = 'finished'", guild_id
+            "SELECT count(*) FROM games WHERE guild_id = $1 AND status = 'finished'"
+            " AND kind = 'table'",
+            guild_id,
         )
         return int(count or 0)
+
+    async def ratings(
+        self, guild_id: int, players: Sequence[int], rules: Sequence[str] | None = None
+    ) -> list[StoredRating]:
+        check_ids(guild_id=guild_id)
+        if rules is not None:
+            check_names(**{f"rules {i}": r for i, r in enumerate(rules)})
+        ids = [int(p) for p in players]
+        if any(abs(p) > ID_MAX for p in ids):
+            raise ValueError("a player id is out of range (0 to 2**63 - 1)")
+        rows = await self._pool.fetch(
+            "SELECT * FROM ratings WHERE guild_id = $1 AND player_id = ANY($2::bigint[])"
+            " AND ($3::text[] IS NULL OR rules = ANY($3::text[]))"
+            ' ORDER BY rules COLLATE "C", player_id',
+            guild_id, ids, None if rules is None else list(rules),
+        )
+        return [_rating(r) for r in rows]
+
+    # --- the daily dice ----------------------------------------------------------------
+
+    async def daily_board(
+        self,
+        guild_id: int,
+        rules: str,
+        day: date,
+        *,
+        limit: int = 10,
+        member_id: int | None = None,
+    ) -> DailyBoard:
+        """The first `limit` lines in the board index's order, their ranks from the lines
+        themselves (the position of the first line with the same total), the member's own
+        rank by counting those ahead: range scans however many played."""
+        check_ids(guild_id=guild_id, member_id=member_id)
+        check_counts(limit=limit)
+        async with self._pool.acquire() as conn:
+            top = await conn.fetch(
+                "SELECT * FROM daily_results WHERE guild_id = $1 AND rules = $2 AND day = $3"
+                " ORDER BY total DESC, player_id LIMIT $4",
+                guild_id, rules, day, limit,
+            )
+            count = await conn.fetchval(
+                "SELECT count(*) FROM daily_results"
+                " WHERE guild_id = $1 AND rules = $2 AND day = $3",
+                guild_id, rules, day,
+            )
+            mine = (
+                await conn.fetchrow(_DAILY_ME_SQL, guild_id, rules, day, member_id)
+                if member_id is not None
+                else None
+            )
+        lines: list[DailyLine] = []
+        for position, row in enumerate(top, 1):
+            same = next((x for x in lines if x.total == row["total"]), None)
+            lines.append(_daily_line(row, same.rank if same else position, position))
+        me = next((x for x in lines if x.player_id == member_id), None)
+        if me is None and mine is not None:
+            me = _daily_line(mine, mine["ahead"] + 1, mine["before"] + 1)
+        return DailyBoard(guild_id, rules, day, int(count or 0), lines, me)
+
+    async def daily_stats(self, guild_id: int, member_id: int) -> list[DailyStats]:
+        check_ids(guild_id=guild_id, member_id=member_id)
+        rows = await self._pool.fetch(
+            "SELECT s.rules, s.played, s.wins, s.best_streak,"
+            " (SELECT max(total) FROM daily_results r WHERE r.guild_id = s.guild_id"
+            "  AND r.player_id = s.player_id AND r.rules = s.rules) AS best"
+            " FROM daily_standings s WHERE s.guild_id = $1 AND s.player_id = $2"
+            ' ORDER BY s.rules COLLATE "C"',
+            guild_id, member_id,
+        )
+        per_rules = [
+            DailyStats(r["rules"], r["played"], r["wins"], r["best_streak"], r["best"])
+            for r in rows
+        ]
+        if not per_rules:
+            return []
+        overall = DailyStats(
+            None,
+            sum(x.played for x in per_rules),
+            sum(x.wins for x in per_rules),
+            max(x.best_streak for x in per_rules),
+            max(x.best for x in per_rules),
+        )
+        return [overall, *per_rules]
+
+    async def daily_best(self, dice: str, rules: str, day: date) -> DailyBest | None:
+        row = await self._pool.fetchrow(
+            "SELECT score, exact FROM daily_best WHERE dice = $1 AND rules = $2 AND day = $3",
+            dice, rules, day,
+        )
+        return DailyBest(int(row["score"]), bool(row["exact"])) if row else None
+
+    async def put_daily_best(
+        self, dice: str, rules: str, day: date, best: DailyBest, *, now: datetime | None = None
+    ) -> None:
+        await self._pool.execute(
+            "INSERT INTO daily_best VALUES ($1, $2, $3, $4, $5, $6)"
+            " ON CONFLICT (dice, rules, day) DO NOTHING",
+            dice, rules, day, best.score, best.exact, _now(now),
+        )
+
+    async def deployment_secret(
+        self, name: str, candidate: bytes, *, now: datetime | None = None
+    ) -> bytes:
+        """Insert-if-absent, then read: processes starting at once all get the first."""
+        value = await self._pool.fetchval(
+            "WITH made AS (INSERT INTO secrets VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO NOTHING RETURNING value)"
+            " SELECT value FROM made UNION ALL SELECT value FROM secrets WHERE name = $1",
+            name, bytes(candidate), _now(now),
+        )
+        if value is None:  # a concurrent first insert committed after our snapshot
+            value = await self._pool.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+        assert value is not None
+        return bytes(value)
 
     # --- per-server settings --------------------------------------------------------
 
@@ -553,7 +793,8 @@ class PostgresStore:
 
     async def _active_id(self, channel_id: int) -> int | None:
         found = await self._pool.fetchval(
-            "SELECT id FROM games WHERE channel_id = $1 AND status IN ('lobby', 'playing')",
+            "SELECT id FROM games WHERE channel_id = $1 AND status IN ('lobby', 'playing')"
+            " AND kind = 'table'",
             channel_id,
         )
         return None if found is None else int(found)
@@ -614,8 +855,15 @@ FROM (VALUES (1)) AS one LEFT JOIN saved ON true
 """
 
 # Only with results: an INSERT into results fires the standings trigger (once per
-# statement, even for no rows), which a plain save need not pay for.
-_SEATED = """,
+# statement, even for no rows), which a plain save need not pay for. A daily's seat goes
+# to daily_results instead, with its streak (the member's streak of the day before in this
+# server and rule set, plus one: a primary-key lookup).
+_SEAT = """,
+seat AS (
+    SELECT * FROM unnest($9::integer[], $10::bigint[], $11::text[], $12::boolean[],
+                         $13::integer[], $14::integer[], $15::float8[], $16::float8[])
+         AS s (seat, player_id, name, is_bot, total, rank, settlement, ev_loss)
+),
 seated AS (
     INSERT INTO results (game_id, seat, guild_id, rules, player_id, name, is_bot, total,
                          rank, settlement, ev_loss, duration_s, finished_at)
@@ -623,21 +871,103 @@ seated AS (
            s.total, s.rank, s.settlement, s.ev_loss,
            GREATEST(0, EXTRACT(EPOCH FROM saved.updated_at - saved.created_at))::float8,
            saved.updated_at
-    FROM saved, unnest($9::integer[], $10::bigint[], $11::text[], $12::boolean[],
-                       $13::integer[], $14::integer[], $15::float8[], $16::float8[])
-         AS s (seat, player_id, name, is_bot, total, rank, settlement, ev_loss)
+    FROM saved, seat s{only_tables}
 )"""
+_DAILY_SEAT = """,
+daily AS (
+    INSERT INTO daily_results (day, rules, player_id, guild_id, game_id, name, total,
+                               streak, ev_loss, finished_at)
+    SELECT saved.day, saved.rules, s.player_id, saved.guild_id, saved.id, s.name, s.total,
+           1 + COALESCE((SELECT d.streak FROM daily_results d
+                         WHERE d.day = saved.day - 1 AND d.rules = saved.rules
+                           AND d.player_id = s.player_id AND d.guild_id = saved.guild_id), 0),
+           s.ev_loss, saved.updated_at
+    FROM saved, seat s WHERE saved.kind = 'daily'
+)"""
+_SEATED = _SEAT.format(only_tables=" WHERE saved.kind = 'table'") + _DAILY_SEAT
+
+# The ratings after a finish: each only over the one it was computed from (its `games`
+# count; 0: none stored). $1 guild, $2… the changes' columns, $8 the time. Returns how
+# many were written: fewer than given means one was stale.
+_RATE_SQL = """
+WITH given AS (
+    SELECT * FROM unnest($2::text[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[],
+                         $7::integer[]) AS g (rules, player_id, mu, sigma, ordinal, games)
+),
+made AS (
+    INSERT INTO ratings (guild_id, rules, player_id, mu, sigma, ordinal, games, updated_at)
+    SELECT $1, rules, player_id, mu, sigma, ordinal, 1, $8 FROM given WHERE games = 0
+    ON CONFLICT (guild_id, rules, player_id) DO NOTHING
+    RETURNING 1
+),
+moved AS (
+    UPDATE ratings r SET mu = g.mu, sigma = g.sigma, ordinal = g.ordinal,
+        games = r.games + 1, updated_at = $8
+    FROM given g
+    WHERE r.guild_id = $1 AND r.rules = g.rules AND r.player_id = g.player_id
+      AND g.games > 0 AND r.games = g.games
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM made) + (SELECT count(*) FROM moved)
+"""
 
 _SAVE_SQL = _SAVE_HEAD.format(finished="", seated="")
 _FINISH_SQL = _SAVE_HEAD.format(
     finished="AND COALESCE($4, status) = 'finished'", seated=_SEATED
 )
+_DAILY_SCHEMA = 6  # the migration that brought dailies (games.kind)
+_FINISH_SQL_V5 = _SAVE_HEAD.format(
+    finished="AND COALESCE($4, status) = 'finished'", seated=_SEAT.format(only_tables="")
+)
+
+
+# Where each metric is ranked from: the table games' running totals, the dailies', the
+# ratings.
+_SOURCE = dict.fromkeys(METRICS, "standings") | {"daily": "daily_standings", "rating": "ratings"}
+_ANY_SQL = {
+    (source, by_rules): f"SELECT EXISTS (SELECT FROM {source} WHERE guild_id = $1"  # noqa: S608
+    + (" AND rules = $2" if by_rules else (" AND rules = '*'" if source == "ratings" else ""))
+    + ")"
+    for source in set(_SOURCE.values())
+    for by_rules in (False, True)
+}
+
+
+def _named(first: int) -> str:
+    return (
+        " SELECT ranked.*, COALESCE(m.name, '') AS name FROM ranked"  # noqa: S608 - numbers
+        " LEFT JOIN member_names m ON m.guild_id = $1 AND m.player_id = ranked.player_id"
+        f" WHERE (pos > ${first} AND pos <= ${first + 1})"
+        f" OR ranked.player_id = ${first + 2} ORDER BY pos"
+    )
 
 
 def _board_sql(metric: str, by_rules: bool) -> str:
-    """The leaderboard query for one metric, over the running totals of `standings`.
-    Built once at import from fixed fragments (never from user input); every value is a
-    parameter."""
+    """The leaderboard query for one metric, over running totals (`standings`,
+    `daily_standings`) or the ratings. Built once at import from fixed fragments (never
+    from user input); every value is a parameter."""
+    scope = "guild_id = $1 AND rules = $2" if by_rules else "guild_id = $1"
+    first = 3 if by_rules else 2
+    if metric == "daily":  # days won, then the longest streak; both tie for a shared rank
+        return (
+            "WITH agg AS (SELECT player_id, SUM(played) AS games, SUM(wins) AS wins,"  # noqa: S608
+            f" MAX(best_streak) AS streak FROM daily_standings WHERE {scope}"
+            " GROUP BY player_id),"
+            " ranked AS (SELECT player_id, games, wins::float8 AS value,"
+            " streak::float8 AS extra,"
+            " RANK() OVER (ORDER BY wins DESC, streak DESC) AS rnk,"
+            " ROW_NUMBER() OVER (ORDER BY wins DESC, streak DESC, player_id) AS pos,"
+            " COUNT(*) OVER () AS n FROM agg)" + _named(first)
+        )
+    if metric == "rating":  # every rule set together is the '*' scope
+        where = scope if by_rules else "guild_id = $1 AND rules = '*'"
+        rounded = "ROUND(ordinal::numeric, 6)"
+        return (
+            "WITH ranked AS (SELECT player_id, games, ordinal AS value, sigma AS extra,"  # noqa: S608
+            f" RANK() OVER (ORDER BY {rounded} DESC) AS rnk,"
+            f" ROW_NUMBER() OVER (ORDER BY {rounded} DESC, player_id) AS pos,"
+            f" COUNT(*) OVER () AS n FROM ratings WHERE {where})" + _named(first)
+        )
     value, direction = {
         "wins": ("wins", "DESC"),
         # Rounded so float noise in sums of thirds cannot split a real tie (numeric: the
@@ -647,8 +977,6 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         "best": ("best", "DESC"),
         "skill": ("ROUND(skill::numeric, 6)::float8", "ASC"),
     }[metric]
-    scope = "guild_id = $1 AND rules = $2" if by_rules else "guild_id = $1"
-    first = 3 if by_rules else 2
     having = f" HAVING SUM(analysed) >= {SKILL_MIN_GAMES:d}" if metric == "skill" else ""
     return (
         "WITH agg AS (SELECT player_id, SUM(games) AS games, SUM(wins) AS wins,"  # noqa: S608
@@ -699,6 +1027,43 @@ def _line(row: Record) -> BoardLine:
         value=row["value"],
         games=row["games"],
         name=row["name"],
+        extra=row.get("extra"),
+    )
+
+
+# The member's line of a day's board: counted in the board index's range (total DESC).
+_DAILY_ME_SQL = """
+SELECT r.*,
+    (SELECT count(*) FROM daily_results b WHERE b.guild_id = r.guild_id AND b.rules = r.rules
+     AND b.day = r.day AND b.total > r.total) AS ahead,
+    (SELECT count(*) FROM daily_results b WHERE b.guild_id = r.guild_id AND b.rules = r.rules
+     AND b.day = r.day AND (b.total > r.total OR (b.total = r.total AND b.player_id < r.player_id)))
+     AS before
+FROM daily_results r WHERE r.guild_id = $1 AND r.rules = $2 AND r.day = $3 AND r.player_id = $4
+"""
+
+
+def _daily_line(row: Record, rank: int, position: int) -> DailyLine:
+    return DailyLine(
+        rank=rank,
+        position=position,
+        player_id=row["player_id"],
+        name=row["name"],
+        total=row["total"],
+        streak=row["streak"],
+        ev_loss=row["ev_loss"],
+        game_id=row["game_id"],
+    )
+
+
+def _rating(row: Record) -> StoredRating:
+    return StoredRating(
+        rules=row["rules"],
+        player_id=row["player_id"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        ordinal=row["ordinal"],
+        games=row["games"],
     )
 
 
@@ -716,6 +1081,8 @@ def _record(row: Record) -> GameRecord:
         updated_at=row["updated_at"],
         # (a database opened `upto` an older schema for an upgrade test has no column)
         deadline=row.get("deadline"),
+        kind=row.get("kind", "table"),
+        day=row.get("day"),
     )
 
 
@@ -780,6 +1147,45 @@ async def _migrate(conn: Connection, upto: int | None = None) -> None:
                 continue
             log.info("applying migration %s", name)
             await conn.execute(sql)  # no parameters: the simple protocol, many statements
+            step = _DATA_STEPS.get(name)
+            if step is not None:  # data the SQL cannot compute, in the same transaction
+                await step(conn)
             await conn.execute(
                 "INSERT INTO schema_version (version, name) VALUES ($1, $2)", version, name
             )
+
+
+async def _rate_results(conn: Connection) -> None:
+    """V7: rate the results stored before ratings existed, game by game in the order they
+    finished, exactly as a finish now does (db/ratings.py)."""
+    rows = await conn.fetch(
+        "SELECT r.game_id, r.guild_id, r.rules, r.seat, r.player_id, r.is_bot, r.rank,"
+        " CASE WHEN r.is_bot THEN g.state END AS state"
+        " FROM results r JOIN games g ON g.id = r.game_id WHERE r.guild_id IS NOT NULL"
+        " ORDER BY r.finished_at, r.game_id, r.seat"
+    )
+    games: list[HistoricGame] = []
+    for _, seats in itertools.groupby(rows, key=lambda r: r["game_id"]):
+        seated = list(seats)
+        state: dict[str, Any] = next(
+            (json.loads(r["state"]) for r in seated if r["state"]), {}
+        )
+        players = historic_ids(state, [(r["seat"], r["player_id"], r["is_bot"]) for r in seated])
+        first = seated[0]
+        games.append(
+            HistoricGame(first["guild_id"], first["rules"], players, [r["rank"] for r in seated])
+        )
+    rated = rate_history(games)
+    if rated:
+        await conn.executemany(
+            "INSERT INTO ratings VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [
+                (guild, r.rules, r.player_id, r.mu, r.sigma, r.ordinal, r.games, _now(None))
+                for guild, r in rated
+            ],
+        )
+
+
+_DATA_STEPS: dict[str, Callable[[Connection], Awaitable[None]]] = {
+    "V7__ratings.sql": _rate_results,
+}

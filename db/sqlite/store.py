@@ -7,20 +7,22 @@ the server settings are cached here and every read sees this process's own write
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
+from db.ratings import HistoricGame, historic_ids, rate_history
 from db.store import (
     ACTIVE_STATUSES,
     ID_MAX,
@@ -31,17 +33,26 @@ from db.store import (
     BoardLine,
     BoardPage,
     ChannelBusy,
+    DailyBest,
+    DailyBoard,
+    DailyLine,
+    DailyStats,
+    DailyTaken,
     FinishedGame,
     GameNotFound,
     GameRecord,
     GuildSettings,
     MemberStats,
+    RatingChange,
     SeatResult,
     Shards,
+    StaleRating,
     StaleVersion,
+    StoredRating,
     StoredResult,
     check_counts,
     check_ids,
+    check_names,
     check_settings,
 )
 
@@ -190,11 +201,15 @@ class SqliteStore:
         state: dict[str, Any],
         deadline: datetime | None = None,
         now: datetime | None = None,
+        day: date | None = None,
     ) -> GameRecord:
-        """A new lobby (version 0); ChannelBusy if the channel has an active game."""
+        """A new lobby (version 0); ChannelBusy if the channel has an active game. With
+        `day`: the host's daily, in play at once; DailyTaken if they have that one."""
         check_ids(guild_id=guild_id, channel_id=channel_id, host_id=host_id)
         stamp = to_text(now or _utcnow())
         due = _stamp(deadline)
+        if day is not None:
+            return await self._create_daily(guild_id, channel_id, host_id, rules, state, day, stamp)
         async with self._transaction() as conn:
             try:
                 cur = await conn.execute(
@@ -213,22 +228,69 @@ class SqliteStore:
         assert row is not None
         return _record(row)
 
+    async def _create_daily(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        rules: str,
+        state: dict[str, Any],
+        day: date,
+        stamp: str,
+    ) -> GameRecord:
+        if guild_id is None:
+            raise ValueError("a daily is played in a server")
+        if isinstance(day, datetime):
+            raise TypeError("day must be a date")
+        async with self._transaction() as conn:
+            try:
+                cur = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, host_id, rules, status, version,"
+                    " state, created_at, updated_at, kind, day)"
+                    " VALUES (?, ?, ?, ?, 'playing', 0, ?, ?, ?, 'daily', ?) RETURNING *",
+                    (guild_id, channel_id, host_id, rules, _json(state), stamp, stamp,
+                     day.isoformat()),
+                )  # fmt: skip
+                row = await cur.fetchone()
+                await cur.close()
+            except sqlite3.IntegrityError:
+                taken = await _all(
+                    conn,
+                    "SELECT id FROM games WHERE host_id = ? AND rules = ? AND day = ?"
+                    " AND kind = 'daily'",
+                    (host_id, rules, day.isoformat()),
+                )
+                if not taken:
+                    raise
+                raise DailyTaken(int(taken[0][0])) from None
+        assert row is not None
+        return _record(row)
+
     async def get_game(self, game_id: int) -> GameRecord | None:
         check_ids(game_id=game_id)
         row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         return _record(row) if row else None
 
+    async def daily_game(self, player_id: int, rules: str, day: date) -> GameRecord | None:
+        check_ids(player_id=player_id)
+        row = await self._fetchone(
+            "SELECT * FROM games WHERE host_id = ? AND rules = ? AND day = ? AND kind = 'daily'",
+            (player_id, rules, day.isoformat()),
+        )
+        return _record(row) if row else None
+
     async def active_game(self, channel_id: int) -> GameRecord | None:
         check_ids(channel_id=channel_id)
         row = await self._fetchone(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')"
+            " AND kind = 'table'",
             (channel_id,),
         )
         return _record(row) if row else None
 
     async def active_games(self, *, shards: Shards | None = None) -> list[GameRecord]:
         rows = await self._fetchall(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"  # noqa: S608 - fixed
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND kind = 'table'"  # noqa: S608
             f" AND {_ON_SHARDS} ORDER BY id",
             _shard_params(shards),
         )
@@ -257,13 +319,16 @@ class SqliteStore:
         results: Sequence[SeatResult] = (),
         deadline: datetime | None = None,
         now: datetime | None = None,
+        ratings: Sequence[RatingChange] = (),
     ) -> GameRecord:
         """Append `actions`, replace the snapshot and deadline, bump the version: one
         transaction.
 
         StaleVersion (nothing written) unless the stored version is `expect_version`;
         re-appending an identical (seq, action) is a no-op, a different one ActionConflict.
-        `results` (one per seat) may only come with the game's finish, in the same save.
+        `results` (one per seat) may only come with the game's finish, in the same save,
+        and `ratings` only with results: StaleRating (nothing written) if one was computed
+        from a rating that is not the stored one any more.
         """
         if status is not None and status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
@@ -273,6 +338,11 @@ class SqliteStore:
             check_counts(seq=seq)
         for r in results:
             check_ids(player_id=r.player_id)
+        if ratings and not results:
+            raise ValueError("ratings change only with a game's results")
+        for c in ratings:
+            check_counts(games=c.games)
+            check_names(rules=c.rules)
         moment = now or _utcnow()
         change = _Change(
             state=_json(state),
@@ -282,6 +352,7 @@ class SqliteStore:
             deadline=_stamp(deadline),
             moment=moment,
             stamp=to_text(moment),
+            ratings=ratings,
         )
 
         def write(conn: sqlite3.Connection) -> GameRecord:
@@ -370,6 +441,14 @@ class SqliteStore:
                     ).rowcount
                     for row in rows
                 )
+                changed += sum(  # a daily has one seat, 0
+                    conn.execute(
+                        "UPDATE daily_results SET ev_loss = ?"
+                        " WHERE game_id = ? AND ? = 0 AND ev_loss IS NULL",
+                        row,
+                    ).rowcount
+                    for row in rows
+                )
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -416,13 +495,7 @@ class SqliteStore:
                 )
             ranked = rows[0]["n"] if rows else 0
             has_games = ranked > 0 or bool(
-                await _all(
-                    self._conn,
-                    "SELECT 1 FROM standings WHERE guild_id = ? AND rules = ? LIMIT 1"
-                    if rules is not None
-                    else "SELECT 1 FROM standings WHERE guild_id = ? LIMIT 1",
-                    scope,
-                )
+                await _all(self._conn, _ANY_SQL[(_SOURCE[metric], rules is not None)], scope)
             )
         lines = [_line(r) for r in rows if page * per_page < r["pos"] <= (page + 1) * per_page]
         me = next((_line(r) for r in rows if r["player_id"] == member_id), None)
@@ -479,7 +552,7 @@ class SqliteStore:
             games = await _all(
                 self._conn,
                 "SELECT * FROM games WHERE guild_id = ? AND status = 'finished'"
-                " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                " AND kind = 'table' ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
                 (guild_id, limit, offset),
             )
             ids = [g["id"] for g in games]
@@ -497,9 +570,125 @@ class SqliteStore:
     async def finished_count(self, guild_id: int) -> int:
         check_ids(guild_id=guild_id)
         row = await self._fetchone(
-            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'", (guild_id,)
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
+            " AND kind = 'table'",
+            (guild_id,),
         )
         return int(row[0]) if row else 0
+
+    async def ratings(
+        self, guild_id: int, players: Sequence[int], rules: Sequence[str] | None = None
+    ) -> list[StoredRating]:
+        check_ids(guild_id=guild_id)
+        if rules is not None:
+            check_names(**{f"rules {i}": r for i, r in enumerate(rules)})
+        ids = [int(p) for p in players]
+        if any(abs(p) > ID_MAX for p in ids):
+            raise ValueError("a player id is out of range (0 to 2**63 - 1)")
+        sql = (
+            "SELECT * FROM ratings WHERE guild_id = ?"
+            " AND player_id IN (SELECT value FROM json_each(?))"
+        )
+        params: list[Any] = [guild_id, json.dumps(ids)]
+        if rules is not None:
+            sql += " AND rules IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(rules)))
+        rows = await self._fetchall(sql + " ORDER BY rules, player_id", params)
+        return [_rating(r) for r in rows]
+
+    # --- the daily dice ----------------------------------------------------------------
+
+    async def daily_board(
+        self,
+        guild_id: int,
+        rules: str,
+        day: date,
+        *,
+        limit: int = 10,
+        member_id: int | None = None,
+    ) -> DailyBoard:
+        """The first `limit` lines in the board index's order (a range scan however many
+        played), their ranks from the lines themselves (a line's rank is the position of
+        the first line with its total), the member's own rank by counting those ahead."""
+        check_ids(guild_id=guild_id, member_id=member_id)
+        check_counts(limit=limit)
+        key = (guild_id, rules, day.isoformat())
+        async with self._lock:
+            top = await _all(
+                self._conn,
+                "SELECT * FROM daily_results WHERE guild_id = ? AND rules = ? AND day = ?"
+                " ORDER BY total DESC, player_id LIMIT ?",
+                (*key, limit),
+            )
+            count = await _all(
+                self._conn,
+                "SELECT COUNT(*) FROM daily_results WHERE guild_id = ? AND rules = ? AND day = ?",
+                key,
+            )
+            mine = (
+                await _all(self._conn, _DAILY_ME_SQL, (*key, member_id))
+                if member_id is not None
+                else []
+            )
+        lines: list[DailyLine] = []
+        for position, row in enumerate(top, 1):
+            same = next((x for x in lines if x.total == row["total"]), None)
+            lines.append(_daily_line(row, same.rank if same else position, position))
+        me = next((x for x in lines if x.player_id == member_id), None)
+        if me is None and mine:
+            row = mine[0]
+            me = _daily_line(row, row["ahead"] + 1, row["before"] + 1)
+        return DailyBoard(guild_id, rules, day, int(count[0][0]), lines, me)
+
+    async def daily_stats(self, guild_id: int, member_id: int) -> list[DailyStats]:
+        check_ids(guild_id=guild_id, member_id=member_id)
+        async with self._lock:
+            rows = await _all(
+                self._conn,
+                "SELECT s.rules, s.played, s.wins, s.best_streak,"
+                " (SELECT MAX(total) FROM daily_results r WHERE r.guild_id = s.guild_id"
+                "  AND r.player_id = s.player_id AND r.rules = s.rules) AS best"
+                " FROM daily_standings s WHERE s.guild_id = ? AND s.player_id = ?"
+                " ORDER BY s.rules",
+                (guild_id, member_id),
+            )
+        return _daily_stats(
+            [
+                DailyStats(r["rules"], r["played"], r["wins"], r["best_streak"], r["best"])
+                for r in rows
+            ]
+        )
+
+    async def daily_best(self, dice: str, rules: str, day: date) -> DailyBest | None:
+        row = await self._fetchone(
+            "SELECT score, exact FROM daily_best WHERE dice = ? AND rules = ? AND day = ?",
+            (dice, rules, day.isoformat()),
+        )
+        return DailyBest(int(row[0]), bool(row[1])) if row else None
+
+    async def put_daily_best(
+        self, dice: str, rules: str, day: date, best: DailyBest, *, now: datetime | None = None
+    ) -> None:
+        async with self._transaction() as conn:
+            await _run(
+                conn,
+                "INSERT INTO daily_best VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (dice, rules, day) DO NOTHING",
+                (dice, rules, day.isoformat(), best.score, int(best.exact),
+                 to_text(now or _utcnow())),
+            )  # fmt: skip
+
+    async def deployment_secret(
+        self, name: str, candidate: bytes, *, now: datetime | None = None
+    ) -> bytes:
+        async with self._transaction() as conn:
+            await _run(
+                conn,
+                "INSERT INTO secrets VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, bytes(candidate), to_text(now or _utcnow())),
+            )
+            rows = await _all(conn, "SELECT value FROM secrets WHERE name = ?", (name,))
+        return bytes(rows[0][0])
 
     # --- per-server settings --------------------------------------------------------
 
@@ -550,10 +739,46 @@ class SqliteStore:
         return merged
 
 
+# Where each metric is ranked from: the table games' running totals, the dailies', the
+# ratings.
+_SOURCE = dict.fromkeys(METRICS, "standings") | {"daily": "daily_standings", "rating": "ratings"}
+_ANY_SQL = {
+    (source, by_rules): f"SELECT 1 FROM {source} WHERE guild_id = ?"  # noqa: S608 - fixed
+    + (" AND rules = ?" if by_rules else (" AND rules = '*'" if source == "ratings" else ""))
+    + " LIMIT 1"
+    for source in set(_SOURCE.values())
+    for by_rules in (False, True)
+}
+_NAMED = (
+    " SELECT ranked.*, COALESCE(m.name, '') AS name FROM ranked"
+    " LEFT JOIN member_names m ON m.guild_id = ? AND m.player_id = ranked.player_id"
+    " WHERE (pos > ? AND pos <= ?) OR ranked.player_id IS ? ORDER BY pos"
+)
+
+
 def _board_sql(metric: str, by_rules: bool) -> str:
-    """The leaderboard query for one metric, over the running totals of `standings`.
-    Built once at import from fixed fragments (never from user input); every value is a
-    parameter."""
+    """The leaderboard query for one metric, over running totals (`standings`,
+    `daily_standings`) or the ratings. Built once at import from fixed fragments (never
+    from user input); every value is a parameter."""
+    scope = "guild_id = ? AND rules = ?" if by_rules else "guild_id = ?"
+    if metric == "daily":  # days won, then the longest streak; both tie for a shared rank
+        return (
+            "WITH agg AS (SELECT player_id, SUM(played) AS games, SUM(wins) AS wins,"  # noqa: S608
+            f" MAX(best_streak) AS streak FROM daily_standings WHERE {scope}"
+            " GROUP BY player_id),"
+            " ranked AS (SELECT player_id, games, wins AS value, streak AS extra,"
+            " RANK() OVER (ORDER BY wins DESC, streak DESC) AS rnk,"
+            " ROW_NUMBER() OVER (ORDER BY wins DESC, streak DESC, player_id) AS pos,"
+            " COUNT(*) OVER () AS n FROM agg)" + _NAMED
+        )
+    if metric == "rating":  # every rule set together is the '*' scope
+        where = scope if by_rules else "guild_id = ? AND rules = '*'"
+        return (
+            "WITH ranked AS (SELECT player_id, games, ordinal AS value, sigma AS extra,"  # noqa: S608
+            " RANK() OVER (ORDER BY ROUND(ordinal, 6) DESC) AS rnk,"
+            " ROW_NUMBER() OVER (ORDER BY ROUND(ordinal, 6) DESC, player_id) AS pos,"
+            f" COUNT(*) OVER () AS n FROM ratings WHERE {where})" + _NAMED
+        )
     value, direction = {
         "wins": ("wins", "DESC"),
         # Rounded so float noise in sums of thirds cannot split a real tie.
@@ -562,7 +787,6 @@ def _board_sql(metric: str, by_rules: bool) -> str:
         "best": ("best", "DESC"),
         "skill": ("ROUND(skill, 6)", "ASC"),
     }[metric]
-    scope = "guild_id = ? AND rules = ?" if by_rules else "guild_id = ?"
     having = f" HAVING SUM(analysed) >= {SKILL_MIN_GAMES:d}" if metric == "skill" else ""
     return (
         "WITH agg AS (SELECT player_id, SUM(games) AS games, SUM(wins) AS wins,"  # noqa: S608
@@ -631,6 +855,57 @@ def _line(row: aiosqlite.Row) -> BoardLine:
         value=row["value"],
         games=row["games"],
         name=row["name"],
+        extra=row["extra"] if "extra" in row.keys() else None,  # noqa: SIM118 - a Row
+    )
+
+
+# The member's line of a day's board: counted in the board index's range (total DESC).
+_DAILY_ME_SQL = """
+SELECT r.*,
+    (SELECT COUNT(*) FROM daily_results b WHERE b.guild_id = r.guild_id AND b.rules = r.rules
+     AND b.day = r.day AND b.total > r.total) AS ahead,
+    (SELECT COUNT(*) FROM daily_results b WHERE b.guild_id = r.guild_id AND b.rules = r.rules
+     AND b.day = r.day AND (b.total > r.total OR (b.total = r.total AND b.player_id < r.player_id)))
+     AS before
+FROM daily_results r WHERE r.guild_id = ? AND r.rules = ? AND r.day = ? AND r.player_id = ?
+"""
+
+
+def _daily_line(row: aiosqlite.Row, rank: int, position: int) -> DailyLine:
+    return DailyLine(
+        rank=rank,
+        position=position,
+        player_id=row["player_id"],
+        name=row["name"],
+        total=row["total"],
+        streak=row["streak"],
+        ev_loss=row["ev_loss"],
+        game_id=row["game_id"],
+    )
+
+
+def _daily_stats(per_rules: list[DailyStats]) -> list[DailyStats]:
+    """Every rule set together first (the rule sets' streaks are separate: the longest)."""
+    if not per_rules:
+        return []
+    overall = DailyStats(
+        None,
+        sum(x.played for x in per_rules),
+        sum(x.wins for x in per_rules),
+        max(x.best_streak for x in per_rules),
+        max(x.best for x in per_rules),
+    )
+    return [overall, *per_rules]
+
+
+def _rating(row: aiosqlite.Row) -> StoredRating:
+    return StoredRating(
+        rules=row["rules"],
+        player_id=row["player_id"],
+        mu=row["mu"],
+        sigma=row["sigma"],
+        ordinal=row["ordinal"],
+        games=row["games"],
     )
 
 
@@ -676,6 +951,7 @@ class _Change:
     deadline: str | None
     moment: datetime
     stamp: str
+    ratings: Sequence[RatingChange] = ()
 
 
 def _missing_or_stale(conn: sqlite3.Connection, game_id: int, expect_version: int) -> Exception:
@@ -735,9 +1011,11 @@ def _save(
                 raise ActionConflict(game_id, seq)
     record = _record(row)
     results = change.results
-    if results:
-        if record.status != "finished":
-            raise ValueError("results are stored only when a game finishes")
+    if results and record.status != "finished":
+        raise ValueError("results are stored only when a game finishes")
+    if results and record.kind == "daily":
+        _daily_result(conn, record, results, stamp)
+    elif results:
         duration = max(0.0, (change.moment - record.created_at).total_seconds())
         conn.executemany(
             "INSERT INTO results (game_id, seat, guild_id, rules, player_id, name,"
@@ -762,12 +1040,62 @@ def _save(
                 for r in results
             ],
         )
+    if change.ratings:
+        _rate(conn, game_id, record, change.ratings, stamp)
     return record
+
+
+def _daily_result(
+    conn: sqlite3.Connection, record: GameRecord, results: Sequence[SeatResult], stamp: str
+) -> None:
+    """A daily's one seat, with its streak: one more than the member's streak of the day
+    before in this server and rule set (a primary-key lookup), else 1."""
+    if len(results) != 1 or results[0].player_id is None or record.day is None:
+        raise ValueError("a daily has one seat, a member's")
+    seat, day = results[0], record.day.isoformat()
+    conn.execute(
+        "INSERT INTO daily_results (day, rules, player_id, guild_id, game_id, name, total,"
+        " streak, ev_loss, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?,"
+        " 1 + COALESCE((SELECT streak FROM daily_results WHERE day = date(?, '-1 day')"
+        " AND rules = ? AND player_id = ? AND guild_id = ?), 0), ?, ?)",
+        (day, record.rules, seat.player_id, record.guild_id, record.id, seat.name, seat.total,
+         day, record.rules, seat.player_id, record.guild_id, seat.ev_loss, stamp),
+    )  # fmt: skip
+
+
+def _rate(
+    conn: sqlite3.Connection,
+    game_id: int,
+    record: GameRecord,
+    ratings: Sequence[RatingChange],
+    stamp: str,
+) -> None:
+    """Each rating only over the one it was computed from (its `games` count): the
+    transaction holds SQLite's write lock, so no other finish can come in between."""
+    if record.guild_id is None or record.kind != "table":
+        raise ValueError("only a server's table games are rated")
+    for c in ratings:
+        if c.games == 0:
+            written = conn.execute(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
+                " ON CONFLICT (guild_id, rules, player_id) DO NOTHING",
+                (record.guild_id, c.rules, c.player_id, c.mu, c.sigma, c.ordinal, stamp),
+            ).rowcount
+        else:
+            written = conn.execute(
+                "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, games = games + 1,"
+                " updated_at = ? WHERE guild_id = ? AND rules = ? AND player_id = ?"
+                " AND games = ?",
+                (c.mu, c.sigma, c.ordinal, stamp, record.guild_id, c.rules, c.player_id,
+                 c.games),
+            ).rowcount  # fmt: skip
+        if written != 1:
+            raise StaleRating(game_id)
 
 
 def _active_id_sync(conn: sqlite3.Connection, channel_id: int) -> int | None:
     row = conn.execute(
-        "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
+        "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) AND kind = 'table'",
         (channel_id, *ACTIVE_STATUSES),
     ).fetchone()
     return int(row[0]) if row else None
@@ -775,7 +1103,7 @@ def _active_id_sync(conn: sqlite3.Connection, channel_id: int) -> int | None:
 
 async def _active_id(conn: aiosqlite.Connection, channel_id: int) -> int | None:
     async with conn.execute(
-        "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
+        "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?) AND kind = 'table'",
         (channel_id, *ACTIVE_STATUSES),
     ) as cur:
         row = await cur.fetchone()
@@ -795,6 +1123,8 @@ def _record(row: aiosqlite.Row | sqlite3.Row) -> GameRecord:
         created_at=from_text(row["created_at"]),
         updated_at=from_text(row["updated_at"]),
         deadline=_deadline(row),
+        kind=row["kind"] if "kind" in row.keys() else "table",  # noqa: SIM118 - a Row
+        day=date.fromisoformat(row["day"]) if "day" in row.keys() and row["day"] else None,  # noqa: SIM118
     )
 
 
@@ -822,12 +1152,55 @@ async def _migrate(conn: aiosqlite.Connection, upto: int | None = None) -> None:
         if version <= current or (upto is not None and version > upto):
             continue
         log.info("applying migration %s", name)
-        # user_version is part of the database header, so it commits with the schema.
-        script = f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {version:d};\nCOMMIT;"
         try:
-            cur = await conn.executescript(script)
+            cur = await conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\n;")
             await cur.close()
+            step = _DATA_STEPS.get(name)
+            if step is not None:  # data the SQL cannot compute, in the same transaction
+                await step(conn)
+            # user_version is part of the database header, so it commits with the schema.
+            await _run(conn, f"PRAGMA user_version = {version:d}")
+            await _run(conn, "COMMIT")
         except BaseException:
             if conn.in_transaction:
                 await _run(conn, "ROLLBACK")
             raise
+
+
+async def _rate_results(conn: aiosqlite.Connection) -> None:
+    """V7: rate the results stored before ratings existed, game by game in the order they
+    finished, exactly as a finish now does (db/ratings.py)."""
+    rows = await _all(
+        conn,
+        "SELECT r.game_id, r.guild_id, r.rules, r.seat, r.player_id, r.is_bot, r.rank,"
+        " CASE WHEN r.is_bot THEN g.state END AS state"
+        " FROM results r JOIN games g ON g.id = r.game_id WHERE r.guild_id IS NOT NULL"
+        " ORDER BY r.finished_at, r.game_id, r.seat",
+    )
+    games: list[HistoricGame] = []
+    for _, seats in itertools.groupby(rows, key=lambda r: r["game_id"]):
+        seated = list(seats)
+        state: dict[str, Any] = next(
+            (json.loads(r["state"]) for r in seated if r["state"]), {}
+        )
+        players = historic_ids(
+            state, [(r["seat"], r["player_id"], bool(r["is_bot"])) for r in seated]
+        )
+        first = seated[0]
+        games.append(
+            HistoricGame(first["guild_id"], first["rules"], players, [r["rank"] for r in seated])
+        )
+    stamp = to_text(_utcnow())
+    await _run_many(
+        conn,
+        "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (guild, r.rules, r.player_id, r.mu, r.sigma, r.ordinal, r.games, stamp)
+            for guild, r in rate_history(games)
+        ],
+    )
+
+
+_DATA_STEPS: dict[str, Callable[[aiosqlite.Connection], Awaitable[None]]] = {
+    "V7__ratings.sql": _rate_results,
+}

@@ -4,7 +4,7 @@ deadlines, what comes back of times and JSON, id ranges, open_store and migrate.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -253,5 +253,319 @@ async def test_names_of_results_before_v5_are_filled_in(backend) -> None:
     try:
         board = await store.leaderboard(1, metric="best")
         assert sorted((x.player_id, x.name) for x in board.lines) == [(1, "latest"), (2, "two")]
+    finally:
+        await store.close()
+
+
+# --- the daily dice (V6) ------------------------------------------------------------------
+
+DAY = date(2025, 6, 1)
+
+
+async def _daily(store: GameStore, member: int, total: int, *, day=DAY, guild=1, rules="classic",
+                 name=None, at=T0):  # fmt: skip
+    g = await store.create_game(
+        guild_id=guild, channel_id=50, host_id=member, rules=rules, state={"d": 1}, day=day, now=at
+    )
+    seat = SeatResult(0, member, name or f"m{member}", False, total, 1, 0.0)
+    await store.save(g.id, expect_version=0, state={}, status="finished", results=[seat], now=at)
+    return g.id
+
+
+async def test_a_daily_is_in_play_at_once_and_blocks_nothing(store: GameStore) -> None:
+    table = await new(store, 50)
+    g = await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, rules="classic", state={"a": 1}, day=DAY
+    )
+    assert (g.kind, g.day, g.status, g.version) == ("daily", DAY, "playing", 0)
+    assert (table.kind, table.day) == ("table", None)
+    # Not the channel's game, not reloaded at start-up, not due.
+    assert (await store.active_game(50)).id == table.id
+    assert [x.id for x in await store.active_games()] == [table.id]
+    await store.save(table.id, expect_version=0, state={}, status="cancelled")
+    assert await store.active_game(50) is None
+    assert (await new(store, 50)).kind == "table"  # a daily never blocks its channel
+    assert await store.get_game(g.id) == g
+    assert await store.daily_game(7, "classic", DAY) == g
+    assert await store.daily_game(7, "yatzy", DAY) is None
+    assert await store.daily_game(7, "classic", DAY + timedelta(days=1)) is None
+
+
+async def test_one_daily_per_member_rules_and_day_in_any_server(store: GameStore) -> None:
+    first = await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, rules="classic", state={}, day=DAY
+    )
+    for guild in (1, 2):  # another server too: the dice are the same everywhere
+        with pytest.raises(db.DailyTaken) as taken:
+            await store.create_game(
+                guild_id=guild, channel_id=51, host_id=7, rules="classic", state={}, day=DAY
+            )
+        assert taken.value.game_id == first.id
+    # Another rule set, day or member is another daily.
+    await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, rules="yatzy", state={}, day=DAY
+    )
+    await store.create_game(
+        guild_id=1, channel_id=50, host_id=7, rules="classic", state={}, day=DAY + timedelta(1)
+    )
+    await store.create_game(
+        guild_id=1, channel_id=50, host_id=8, rules="classic", state={}, day=DAY
+    )
+    with pytest.raises(ValueError, match="server"):
+        await store.create_game(
+            guild_id=None, channel_id=50, host_id=9, rules="classic", state={}, day=DAY
+        )
+
+
+async def test_a_daily_result_is_no_table_result(store: GameStore) -> None:
+    game_id = await _daily(store, 7, 250)
+    assert await store.results(game_id) == []  # not in results: no wins, no history
+    assert await store.history(1) == []
+    assert await store.finished_count(1) == 0
+    assert (await store.leaderboard(1)).lines == []
+    assert await store.member_stats(1, 7) == []
+    board = await store.daily_board(1, "classic", DAY, member_id=7)
+    me = board.me
+    assert (board.players, me.total, me.game_id, me.streak) == (1, 250, game_id, 1)
+    # A daily has one seat, a member's.
+    g = await store.create_game(guild_id=1, channel_id=5, host_id=8, rules="classic", state={},
+                                day=DAY)  # fmt: skip
+    two = [SeatResult(0, 8, "a", False, 1, 1, 0.0), SeatResult(1, 9, "b", False, 1, 1, 0.0)]
+    with pytest.raises(ValueError, match="one seat"):
+        await store.save(g.id, expect_version=0, state={}, status="finished", results=two)
+    assert (await store.get_game(g.id)).version == 0
+
+
+async def test_daily_board_ranks_ties_and_the_members_line(store: GameStore) -> None:
+    totals = {1: 200, 2: 250, 3: 250, 4: 180, 5: 260, 6: 200}
+    for member, total in totals.items():
+        await _daily(store, member, total)
+    await _daily(store, 9, 999, guild=2)  # another server's day
+    await _daily(store, 9, 999, day=DAY + timedelta(days=1))  # another day
+    board = await store.daily_board(1, "classic", DAY, limit=3, member_id=6)
+    assert board.players == 6
+    assert [(x.rank, x.position, x.player_id, x.total) for x in board.lines] == [
+        (1, 1, 5, 260), (2, 2, 2, 250), (2, 3, 3, 250)
+    ]  # fmt: skip
+    assert (board.me.rank, board.me.position, board.me.total) == (4, 5, 200)  # 1 ties, before
+    full = await store.daily_board(1, "classic", DAY, limit=10, member_id=4)
+    assert [x.rank for x in full.lines] == [1, 2, 2, 4, 4, 6]
+    assert full.me == full.lines[-1]
+    assert (await store.daily_board(1, "classic", DAY, member_id=99)).me is None
+    empty = await store.daily_board(1, "yatzy", DAY, member_id=1)
+    assert (empty.players, empty.lines, empty.me) == (0, [], None)
+    assert (await store.daily_board(1, "classic", DAY, limit=0)).lines == []
+
+
+async def test_streaks_count_days_in_a_row_in_a_server_and_rule_set(store: GameStore) -> None:
+    days = [DAY, DAY + timedelta(1), DAY + timedelta(2), DAY + timedelta(4), DAY + timedelta(5)]
+    for n, day in enumerate(days):
+        await _daily(store, 7, 100 + n, day=day)
+    await _daily(store, 7, 100, day=DAY + timedelta(3), rules="yatzy")  # another rule set
+    await _daily(store, 7, 100, day=DAY + timedelta(3), guild=2)  # nor another server
+    streaks = [(await store.daily_board(1, "classic", d, member_id=7)).me.streak for d in days]
+    assert streaks == [1, 2, 3, 1, 2]
+    stats = await store.daily_stats(1, 7)
+    assert [(s.rules, s.played, s.best_streak, s.best) for s in stats] == [
+        (None, 6, 3, 104), ("classic", 5, 3, 104), ("yatzy", 1, 1, 100)
+    ]  # fmt: skip
+    assert await store.daily_stats(1, 8) == []
+
+
+async def test_daily_wins_follow_the_days_best(store: GameStore) -> None:
+    """A better total takes the day's win from its leaders so far; an equal one shares it."""
+    await _daily(store, 1, 200)
+    await _daily(store, 2, 200)  # shares the win
+    await _daily(store, 3, 150)  # no win
+    await _daily(store, 4, 250)  # takes it from 1 and 2
+    await _daily(store, 1, 300, day=DAY + timedelta(1))
+    await _daily(store, 2, 300, day=DAY + timedelta(1))
+    board = await store.leaderboard(1, metric="daily", member_id=3)
+    got = [(x.player_id, x.value, x.extra, x.games, x.rank, x.name) for x in board.lines]
+    assert got == [
+        (1, 1, 2, 2, 1, "m1"), (2, 1, 2, 2, 1, "m2"), (4, 1, 1, 1, 3, "m4"), (3, 0, 1, 1, 4, "m3")
+    ]  # fmt: skip
+    assert board.me.player_id == 3
+    wins = {s.rules: s.wins for s in await store.daily_stats(1, 4)}
+    assert wins == {None: 1, "classic": 1}
+    by_rules = await store.leaderboard(1, metric="daily", rules="yatzy")
+    assert (by_rules.lines, by_rules.has_games) == ([], False)
+    assert (await store.leaderboard(2, metric="daily")).has_games is False
+
+
+async def test_a_dailys_analysis_is_recorded_once(store: GameStore) -> None:
+    game_id = await _daily(store, 7, 200)
+    assert await store.record_analysis(game_id, {0: 1.25}) == 1
+    assert await store.record_analysis(game_id, {0: 2.0}) == 0  # analysed once
+    assert (await store.daily_board(1, "classic", DAY, member_id=7)).me.ev_loss == 1.25
+
+
+async def test_daily_best_and_the_deployment_secret(store: GameStore) -> None:
+    assert await store.daily_best("abc", "classic", DAY) is None
+    await store.put_daily_best("abc", "classic", DAY, db.DailyBest(300, True))
+    await store.put_daily_best("abc", "classic", DAY, db.DailyBest(1, False))  # first stays
+    assert await store.daily_best("abc", "classic", DAY) == db.DailyBest(300, True)
+    assert await store.daily_best("other", "classic", DAY) is None  # another secret's dice
+    assert await store.daily_best("abc", "classic", DAY + timedelta(1)) is None
+    made = b"s" * 32
+    assert await store.deployment_secret("daily", made) == made
+    assert await store.deployment_secret("daily", b"t" * 32) == made  # kept
+    assert await store.deployment_secret("other", b"t" * 32) == b"t" * 32
+
+
+async def test_daily_secret_is_shared_by_processes(backend) -> None:
+    stores = [await backend.open() for _ in range(3)]
+    try:
+        got = await asyncio.gather(
+            *(s.deployment_secret("daily", bytes([n]) * 32) for n, s in enumerate(stores))
+        )
+        assert len(set(got)) == 1
+    finally:
+        for s in stores:
+            await s.close()
+
+
+# --- ratings (V7) ---------------------------------------------------------------------------
+
+# Two new players, the first wins: the hand-computed update of tests/strategy/test_rating.py.
+WINNER_MU, LOSER_MU, BOTH_SIGMA = 27.63539, 22.36461, 8.06590
+
+
+def _changes(rules: str, players: list[int], ranks: list[int], stored=()):
+    from db.ratings import rating_changes
+
+    return rating_changes(rules, players, ranks, stored)
+
+
+async def _rated(store: GameStore, channel: int, players: list[int], totals: list[int], *,
+                 guild=1, rules="classic", stored=()):  # fmt: skip
+    ranks = [1 + sum(o > t for o in totals) for t in totals]
+    seats = [
+        SeatResult(i, p if p > 0 else None, f"p{p}", p < 0, t, r, 0.0)
+        for i, (p, t, r) in enumerate(zip(players, totals, ranks, strict=True))
+    ]
+    g = await new(store, channel, guild_id=guild, rules=rules)
+    changes = _changes(rules, players, ranks, stored)
+    return await store.save(
+        g.id, expect_version=0, state={}, status="finished", results=seats, ratings=changes
+    )
+
+
+async def test_a_finish_writes_ratings_in_both_scopes(store: GameStore) -> None:
+    await _rated(store, 60, [11, 12], [200, 150])
+    got = await store.ratings(1, [11, 12])
+    assert [(r.rules, r.player_id, r.games) for r in got] == [
+        ("*", 11, 1), ("*", 12, 1), ("classic", 11, 1), ("classic", 12, 1)
+    ]  # fmt: skip
+    for r in got:
+        mu = WINNER_MU if r.player_id == 11 else LOSER_MU
+        assert r.mu == pytest.approx(mu, abs=1e-5)
+        assert r.sigma == pytest.approx(BOTH_SIGMA, abs=1e-5)
+        assert r.ordinal == pytest.approx(1000 + 30 * (r.mu - 3 * r.sigma))
+    assert await store.ratings(1, [11], ["classic"]) == [got[2]]
+    assert await store.ratings(2, [11, 12]) == []
+    # The rating board: overall by default, a rule set's on asking; highest first.
+    board = await store.leaderboard(1, metric="rating", member_id=12)
+    assert [(x.player_id, x.rank, x.games) for x in board.lines] == [(11, 1, 1), (12, 2, 1)]
+    assert board.lines[0].value == pytest.approx(got[0].ordinal)
+    assert board.lines[0].extra == pytest.approx(BOTH_SIGMA, abs=1e-5)  # sigma
+    assert board.me.player_id == 12
+    assert (await store.leaderboard(1, metric="rating", rules="yatzy")).has_games is False
+    assert (await store.leaderboard(1, metric="rating", rules="classic")).ranked == 2
+
+
+async def test_a_rating_computed_from_an_older_one_writes_nothing(store: GameStore) -> None:
+    await _rated(store, 60, [11, 12], [200, 150])
+    stale = _changes("classic", [11, 13], [1, 2])  # as if 11 were new: read before the save
+    g = await new(store, 61)
+    seats = [SeatResult(0, 11, "a", False, 9, 1, 0.0), SeatResult(1, 13, "b", False, 1, 2, 0.0)]
+    with pytest.raises(db.StaleRating):
+        await store.save(
+            g.id, expect_version=0, state={}, status="finished", results=seats, ratings=stale
+        )
+    assert (await store.get_game(g.id)).status == "lobby"  # nothing at all was written
+    assert await store.results(g.id) == []
+    assert await store.ratings(1, [13]) == []
+    fresh = _changes("classic", [11, 13], [1, 2], await store.ratings(1, [11, 13]))
+    await store.save(
+        g.id, expect_version=0, state={}, status="finished", results=seats, ratings=fresh
+    )
+    assert {(r.rules, r.player_id): r.games for r in await store.ratings(1, [11, 13])} == {
+        ("*", 11): 2, ("*", 13): 1, ("classic", 11): 2, ("classic", 13): 1
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="results"):
+        await store.save(g.id, expect_version=1, state={}, ratings=fresh)
+
+
+async def test_computer_levels_are_rated_and_on_the_board(store: GameStore) -> None:
+    await _rated(store, 60, [11, -3], [100, 300])  # the perfect computer player won
+    board = await store.leaderboard(1, metric="rating")
+    assert [x.player_id for x in board.lines] == [-3, 11]
+    assert board.lines[0].name == ""  # named by its level where it is shown
+
+
+async def test_concurrent_finishes_sharing_a_player_both_count(store: GameStore) -> None:
+    """Each save reads the ratings, computes, saves; a loser of the race re-reads."""
+
+    async def finish(channel: int, other: int) -> None:
+        g = await new(store, channel)
+        seats = [
+            SeatResult(0, 11, "a", False, 9, 1, 0.0),
+            SeatResult(1, other, "b", False, 1, 2, 0.0),
+        ]
+        for _ in range(10):
+            stored = await store.ratings(1, [11, other])
+            changes = _changes("classic", [11, other], [1, 2], stored)
+            try:
+                await store.save(g.id, expect_version=0, state={}, status="finished",
+                                 results=seats, ratings=changes)  # fmt: skip
+                return
+            except db.StaleRating:
+                continue
+        raise AssertionError("never saved")
+
+    await asyncio.gather(*(finish(70 + n, 20 + n) for n in range(4)))
+    rows = {(r.rules, r.player_id): r.games for r in await store.ratings(1, [11])}
+    assert rows == {("*", 11): 4, ("classic", 11): 4}
+
+
+async def test_results_before_v7_are_rated_in_game_order(backend) -> None:
+    old = await backend.open(upto=6)
+    try:
+        for n, (a, b) in enumerate([(200, 150), (100, 300)]):  # 11 wins, then 12 wins
+            g = await new(old, 80 + n, now=T0 + timedelta(hours=n))
+            await old.save(g.id, expect_version=0, state={}, status="finished",
+                           results=[SeatResult(0, 11, "a", False, a, 1 + (b > a), 0.0),
+                                    SeatResult(1, 12, "b", False, b, 1 + (a > b), 0.0)],
+                           now=T0 + timedelta(hours=n))  # fmt: skip
+        g = await new(old, 90, guild_id=None)  # a DM game: never rated
+        await old.save(g.id, expect_version=0, state={}, status="finished",
+                       results=[SeatResult(0, 11, "a", False, 1, 1, 0.0),
+                                SeatResult(1, 13, "c", False, 0, 2, 0.0)])  # fmt: skip
+        solo = await new(old, 91)  # one seat: nothing to learn
+        await old.save(solo.id, expect_version=0, state={}, status="finished",
+                       results=[SeatResult(0, 14, "d", False, 1, 1, 0.0)])  # fmt: skip
+    finally:
+        await old.close()
+    store = await backend.open()
+    try:
+        first = _changes("classic", [11, 12], [1, 2])
+        from db import StoredRating
+
+        after_first = [StoredRating(c.rules, c.player_id, c.mu, c.sigma, c.ordinal, 1)
+                       for c in first]  # fmt: skip
+        second = {(c.rules, c.player_id): c for c in _changes("classic", [11, 12], [2, 1],
+                                                               after_first)}  # fmt: skip
+        got = await store.ratings(1, [11, 12, 13, 14])
+        assert [(r.rules, r.player_id, r.games) for r in got] == [
+            ("*", 11, 2), ("*", 12, 2), ("classic", 11, 2), ("classic", 12, 2)
+        ]  # fmt: skip
+        for r in got:
+            want = second[r.rules, r.player_id]
+            assert (r.mu, r.sigma) == pytest.approx((want.mu, want.sigma), abs=1e-9)
+        # Winning first then losing to a player who lost first: 12 ends ahead (the later
+        # game moves settled ratings less than the first moved new ones, but here both
+        # started equal, so they end mirrored: 12's mu is 11's first gain's mirror).
+        assert first[0].mu == pytest.approx(WINNER_MU, abs=1e-5)
     finally:
         await store.close()

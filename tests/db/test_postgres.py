@@ -350,18 +350,42 @@ async def test_hot_game_reads_use_their_partial_indexes(pg) -> None:
             T0, 10, 2, [0],
         )
         assert "games_due" in plan, plan
+        # (V6: the start-up load and the history leave the dailies out, as their indexes.)
         plan = await _plan(
-            conn, "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+            conn,
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing') AND kind = 'table'"
+            " ORDER BY id",
         )
         assert "games_active" in plan, plan
         plan = await _plan(
             conn,
             "SELECT * FROM games WHERE guild_id = $1 AND status = 'finished'"
-            " ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3",
+            " AND kind = 'table' ORDER BY updated_at DESC, id DESC LIMIT $2 OFFSET $3",
             1, 10, 0,
         )
         assert "Index Scan Backward using games_finished" in plan, plan
         assert "Sort" not in plan, plan
+    finally:
+        await conn.close()
+
+
+async def test_daily_and_rating_boards_read_by_index(pg) -> None:
+    s = await pg.open()
+    await s.close()
+    conn = await pg.connect()
+    try:
+        plan = await _plan(
+            conn,
+            "SELECT * FROM daily_results WHERE guild_id = $1 AND rules = $2 AND day = $3"
+            " ORDER BY total DESC, player_id LIMIT $4",
+            1, "classic", T0.date(), 10,
+        )
+        assert "daily_results_board" in plan, plan
+        assert "Sort" not in plan, plan  # the first page in the index's order
+        plan = await _plan(conn, pg_store._DAILY_ME_SQL, 1, "classic", T0.date(), 7)
+        assert "daily_results_board" in plan, plan  # the count of those ahead: a range
+        plan = await _plan(conn, pg_store._BOARD_SQL[("rating", True)], 1, "classic", 0, 10, 7)
+        assert "ratings_pkey" in plan, plan  # the scope's rows by the key's prefix
     finally:
         await conn.close()
 

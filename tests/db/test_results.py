@@ -244,6 +244,25 @@ async def test_pagination_and_own_line(store: GameStore) -> None:
     assert (await store.leaderboard(1, metric="best", member_id=99)).me is None
 
 
+async def test_daily_board_reads_by_index(sqlite_store: SqliteStore) -> None:
+    from db.sqlite.store import _DAILY_ME_SQL
+
+    store = sqlite_store
+    for sql, params in (
+        (
+            "SELECT * FROM daily_results WHERE guild_id = ? AND rules = ? AND day = ?"
+            " ORDER BY total DESC, player_id LIMIT ?",
+            (1, "classic", "2025-06-01", 10),
+        ),
+        (_DAILY_ME_SQL, (1, "classic", "2025-06-01", 7)),
+    ):
+        async with store._conn.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
+            plan = " | ".join(str(tuple(r)) for r in await cur.fetchall())
+        assert "daily_results_board" in plan or "PRIMARY KEY" in plan, plan
+        assert "SCAN daily_results" not in plan, plan
+        assert "TEMP B-TREE" not in plan, plan  # read in the index's order, never sorted
+
+
 async def test_board_reads_the_running_totals_by_index(sqlite_store: SqliteStore) -> None:
     from db.sqlite.store import _BOARD_SQL
 

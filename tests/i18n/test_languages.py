@@ -192,10 +192,15 @@ async def test_synced_commands_carry_their_translations(club):
         assert poker.name_localizations[locale] == names["commands.names.poker"]
         assert poker.description_localizations[locale] == names["commands.group"]
         subcommands = {o.name: o for o in poker.options}
-        assert {"new", "rules", "scorecard", "leave", "cancel"} <= set(subcommands)
-        for name, sub in subcommands.items():
+        assert {"new", "rules", "scorecard", "leave", "cancel", "daily"} <= set(subcommands)
+        # /poker daily is a subcommand group: its play and board are checked as subcommands
+        inner = {o.name: o for o in subcommands["daily"].options}
+        assert set(inner) == {"play", "board"}
+        for name, sub in {**subcommands, **inner}.items():
             assert sub.name_localizations[locale] == names[f"commands.names.{name}"]
             assert sub.description_localizations[locale] == names[f"commands.{name}"]
+            if name == "daily":
+                continue
             for option in sub.options:
                 key = f"{name}_{option.name}"
                 assert option.name_localizations[locale] == names[f"commands.names.{key}"]

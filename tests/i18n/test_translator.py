@@ -79,10 +79,10 @@ def test_english_names_are_the_declared_names(the_tree):
     _, group = the_tree
     en = catalog("en")
     assert en[f"commands.names.{group.name}"] == group.name
-    for command in group.commands:
+    for command in group.walk_commands():  # the daily subgroup's commands too
         assert en[f"commands.names.{command.name}"] == command.name
         assert en[f"commands.{command.name}"] == command.description
-        for param in command.parameters:
+        for param in getattr(command, "parameters", ()):
             assert en[f"commands.names.{command.name}_{param.name}"] == param.name
             assert en[f"commands.{command.name}_{param.name}"] == param.description
 
@@ -95,10 +95,16 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
     cat = catalog(lang)
     assert payload["name_localizations"][locale] == cat["commands.names.poker"]
     assert payload["description_localizations"][locale] == cat["commands.group"]
-    for sub in payload["options"]:
+    subs = list(payload["options"])
+    group_type = discord.AppCommandOptionType.subcommand_group.value
+    groups = [sub for sub in subs if sub["type"] == group_type]
+    assert [g["name"] for g in groups] == ["daily"]  # /poker daily play|board
+    for sub in [*subs, *(s for g in groups for s in g["options"])]:
         assert sub["name_localizations"][locale] == cat[f"commands.names.{sub['name']}"]
         assert sub["description_localizations"][locale] == cat[f"commands.{sub['name']}"]
         names = [sub["name_localizations"][locale]]
+        if sub in groups:
+            continue  # its options are its subcommands, checked as subcommands
         for option in sub.get("options", []):
             key = f"{sub['name']}_{option['name']}"
             assert option["name_localizations"][locale] == cat[f"commands.names.{key}"]
@@ -113,6 +119,9 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
         assert len(set(names[1:])) == len(names) - 1
     subcommands = [sub["name_localizations"][locale] for sub in payload["options"]]
     assert len(set(subcommands)) == len(subcommands)
+    for g in groups:
+        inner = [sub["name_localizations"][locale] for sub in g["options"]]
+        assert len(set(inner)) == len(inner)
 
 
 async def test_english_and_unknown_locales_keep_the_declared_strings(the_tree):

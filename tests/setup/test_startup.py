@@ -146,3 +146,12 @@ def test_a_database_url_of_no_known_kind_is_one_line(scratch: Path) -> None:
     done = start(scratch, "http://127.0.0.1:9/api", DATABASE_URL="mysql://x@y/z")
     assert done.returncode == 2
     assert one_line(done).startswith("DATABASE_URL")
+
+
+def test_a_short_daily_secret_is_one_line_that_does_not_show_it(scratch: Path) -> None:
+    done = start(scratch, "http://127.0.0.1:9/api", DAILY_SECRET="too-short-1234")
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith("DAILY_SECRET"), line
+    assert "16 bytes" in line
+    assert "too-short-1234" not in done.stderr

@@ -181,3 +181,23 @@ def test_seat_order_does_not_matter(game, rng):
     new = update(field, ranks)
     shuffled = update([field[i] for i in order], [ranks[i] for i in order])
     close([new[i] for i in order], shuffled, tol=1e-12)
+
+
+def test_rate_game_by_identity():
+    """Seats are rated as the players they were; an identity with several seats (two
+    computer players of one level) takes the mean of its seats' new mu and sigma."""
+    from bot.strategy.rating import rate_game
+
+    priors = {"ann": Rating(30.0, 5.0)}
+    got = rate_game(priors, ["ann", "bot", "bot"], [1, 2, 3])
+    seats = update([Rating(30.0, 5.0), DEFAULT, DEFAULT], [1, 2, 3])
+    assert got["ann"] == seats[0]
+    assert got["bot"].mu == pytest.approx((seats[1].mu + seats[2].mu) / 2)
+    assert got["bot"].sigma == pytest.approx((seats[1].sigma + seats[2].sigma) / 2)
+    # Two new players, the first wins: the update worked by hand above.
+    two = rate_game({}, ["a", "b"], [1, 2])
+    assert two["a"].mu == pytest.approx(27.63539, abs=1e-5)
+    assert two["b"].mu == pytest.approx(22.36461, abs=1e-5)
+    assert rate_game({}, ["a"], [1]) == {}  # nothing to learn alone
+    with pytest.raises(ValueError, match="ranks"):
+        rate_game({}, ["a", "b"], [1])
