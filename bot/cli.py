@@ -60,6 +60,7 @@ def command(name: str, *, rules: str | None = None, directory: Path | None = Non
     except StartupError as exc:
         if debug:
             log.debug("start-up failed", exc_info=exc.__cause__ or exc)
+        logging.disable()  # the line below is the last word: no late log line after it
         print(exc, file=sys.stderr)
         usage = isinstance(exc.__cause__, ValidationError | DatabaseUrlError)
         return EXIT_USAGE if usage else EXIT_FAILED
