@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.engine import FACE, LOWER, GameError
+from bot.engine import FACE, LOWER, RULESETS, GameError
 from bot.i18n import game_language, language_of, rules_name, t
 from bot.render.embed import Embed, safe
 from db import GameStore
@@ -136,9 +136,12 @@ def refusal_text(error: GameError, lang: str) -> str:
     rules = error.params.get("rules")
     if isinstance(rules, str) and "known" not in error.params:
         overrides["rules"] = rules_name(rules, lang)
+    if "known" in error.params:  # the rule sets as the member's choice list names them
+        overrides["known"] = ", ".join(rules_name(r, lang) for r in RULESETS)
     permissions = error.params.get("permissions")
     if isinstance(permissions, tuple):  # permission keys, named in the member's language
         overrides["permissions"] = permission_names(permissions, lang)
+        overrides["n"] = len(permissions)  # "permission" or "permissions", as lang says
     params = {**error.params, **overrides}
     names = [v for v in params.values() if isinstance(v, str)]
     return sentence(error.message(lang, **overrides), names=names)

@@ -39,6 +39,7 @@ MAX_SEATS = MAX_PLAYERS
 ACTIVE = ("lobby", "playing")
 LOBBY_TTL = timedelta(minutes=30)  # a lobby nobody starts closes
 AWAY_AFTER = 3  # timed-out turns in a row before a player is marked away
+OVERDUE_GRACE = timedelta(minutes=1)  # after a restart, an overdue turn's extra time
 COMPUTER_LEVELS = ("easy", "normal", "perfect")  # bot.strategy.LEVELS
 # A turn is at most a few throws and a record; the cap only stops a policy bug looping.
 MAX_TURN_STEPS = 64
@@ -203,7 +204,7 @@ class Match:
         if self.seat(user_id):
             raise GameError("errors.already_joined")
         if len(self.seats) >= MAX_SEATS:
-            raise GameError("errors.lobby_full", max=MAX_SEATS)
+            raise GameError("errors.lobby_full", n=MAX_SEATS)
         return self._changed(seats=(*self.seats, Seat(user_id, name)))
 
     def leave_lobby(self, user_id: int) -> Match:
@@ -221,7 +222,7 @@ class Match:
         if level not in COMPUTER_LEVELS:
             raise GameError("errors.stale")
         if len(self.seats) >= MAX_SEATS:
-            raise GameError("errors.lobby_full", max=MAX_SEATS)
+            raise GameError("errors.lobby_full", n=MAX_SEATS)
         seat_id = min((s.user_id for s in self.seats if s.is_bot), default=0) - 1
         name = t("bots.name", self.lang, n=-seat_id, level=t(f"bots.level_{level}", self.lang))
         seat = Seat(seat_id, name, is_bot=True, level=level)

@@ -67,7 +67,7 @@ def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
         rank=row.rank,
         member=safe(row.name),
         value=value_text(metric, row.value),
-        games=row.games,
+        n=row.games,
     )
     return f"**{text}**" if me else text
 
@@ -200,15 +200,16 @@ class SettingsView:
     scorecards: str
 
 
-def duration_text(seconds: int) -> str:
+def duration_text(seconds: int, lang: str) -> str:
+    """"1 hour 30 minutes", "5 минут": each unit in the language's own plural form."""
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [
-        f"{hours}h" if hours else "",
-        f"{minutes}m" if minutes else "",
-        f"{secs}s" if secs else "",
+        t(f"duration.{unit}", lang, n=count)
+        for unit, count in (("hours", hours), ("minutes", minutes), ("seconds", secs))
+        if count
     ]
-    return "".join(parts) or "0s"
+    return " ".join(parts) or t("duration.seconds", lang, n=0)
 
 
 def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
@@ -225,7 +226,7 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
     language = settings.language
     rows = [
         ("default_rules", rules_name(rules, lang) if rules else t("settings.rules_default", lang)),
-        ("turn_timeout", duration_text(settings.turn_timeout)),
+        ("turn_timeout", duration_text(settings.turn_timeout, lang)),
         ("bots", yes_no(settings.bots_allowed)),
         ("hints", yes_no(settings.hints_allowed)),
         ("images", yes_no(settings.images)),

@@ -24,7 +24,7 @@ import discord
 
 from bot.engine import Left, Rolled
 from bot.i18n import t
-from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, Match
+from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, OVERDUE_GRACE, Match
 from bot.render import (
     lobby_embed,
     opening_embed,
@@ -63,11 +63,11 @@ class Notice:
         lang = match.lang
         if self.kind == "timeout" and self.player is not None:
             key = "timer.away" if match.away(self.player) else "timer.played"
-            return t(key, lang, name=safe(match.name_of(self.player)), strikes=AWAY_AFTER)
+            return t(key, lang, name=safe(match.name_of(self.player)), n=AWAY_AFTER)
         if self.kind == "expired":
-            return t("timer.lobby_expired", lang, minutes=int(LOBBY_TTL.total_seconds() // 60))
+            return t("timer.lobby_expired", lang, n=int(LOBBY_TTL.total_seconds() // 60))
         if self.kind == "grace":
-            return t("timer.grace", lang)
+            return t("timer.grace", lang, n=int(OVERDUE_GRACE.total_seconds() // 60))
         return ""
 
 
