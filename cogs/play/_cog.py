@@ -17,6 +17,7 @@ from bot.match import Match
 from bot.render import card_embed, rules_embed
 from bot.render.embed import safe
 from cogs._edge import (
+    COMMITTED,
     check_permissions,
     guard,
     is_manager,
@@ -248,6 +249,7 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
         deps.reposts[match.id] = now
         await interaction.response.defer(ephemeral=True, thinking=True)
         await deps.service.repost(match.id)
+        interaction.extras[COMMITTED] = True  # posted: a failed answer now says so
         await interaction.followup.send(t("resume.done", lang), ephemeral=True)
 
 

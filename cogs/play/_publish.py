@@ -35,7 +35,7 @@ from bot.render import (
 )
 from bot.render.embed import Embed, safe
 from bot.render.image import FILENAME, game_pngs
-from cogs._edge import COMMITTED, NEEDED, missing_permissions, to_discord
+from cogs._edge import COMMITTED, NEEDED, STILL_ACTIVE, missing_permissions, to_discord
 from db import GuildSettings
 
 from ._controls import PREFIX, version_shown
@@ -82,6 +82,7 @@ class DiscordPublisher:
         interaction = via if isinstance(via, discord.Interaction) else None
         if interaction is not None:
             interaction.extras[COMMITTED] = True  # from here on, "nothing changed" is false
+            interaction.extras[STILL_ACTIVE] = after.active
         notice = via if isinstance(via, Notice) else None
         try:
             return await self._publish(before, after, interaction, notice)
@@ -112,18 +113,23 @@ class DiscordPublisher:
             log.warning("game %s: could not redraw message %s: %r", match.id, message.id, exc)
 
     def adopt(self, match: Match, via: object | None) -> Match:
-        """After a restart the turn message's id may be unknown (a new turn's id is stored
-        by the turn's next change): the public message clicked, showing this game's turn
-        controls at the current version, is that message, stored with this change."""
-        if match.status != "playing" or match.turn_message_id is not None:
+        """After a restart the live message's id may be unknown (a new turn's id is stored
+        by the turn's next change, a lobby's right after `/poker new` answered): the public
+        message clicked, showing this game's live controls at the current version (a
+        lobby's at any: they are not versioned), is that message, stored with this change."""
+        lobby = match.status == "lobby"
+        known = match.lobby_message_id if lobby else match.turn_message_id
+        if not match.active or known is not None:
             return match
         message = via.message if isinstance(via, discord.Interaction) else None
         if message is None or message.flags.ephemeral:
             return match
-        if version_shown(message, match.id) != match.version:
+        if not lobby and version_shown(message, match.id) != match.version:
             return match
-        if not _shows(message, match.id, TURN_ACTIONS):
+        if not _shows(message, match.id, LOBBY_ACTIONS if lobby else TURN_ACTIONS):
             return match
+        if lobby:
+            return replace(match, lobby_message_id=message.id)
         return replace(match, turn_message_id=message.id)
 
     async def repost(self, match: Match) -> Match:
@@ -433,6 +439,9 @@ class DiscordPublisher:
         message); False when there is no such message (deleted, or never known)."""
         if message_id is None:
             return False
+        # Edits ping nobody either, whatever they say (Discord keeps no policy of its own
+        # for an edit that names none).
+        fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
         if (
             interaction is not None
             and interaction.message is not None
