@@ -122,6 +122,9 @@ class Match:
     deadline: datetime | None = None  # the current turn's time-out
     # Consecutive turn time-outs per seat, (user id, count): the timer marks a seat away.
     strikes: tuple[tuple[int, int], ...] = ()
+    # The last `/poker resume` (it pings the player to move): kept with the snapshot, so a
+    # restart does not open the door to another ping within the minute.
+    reposted_at: datetime | None = None
     # What the last change did (not stored): its events and the engine actions it applied.
     events: tuple[Event, ...] = field(default=(), compare=False)
     actions: tuple[Action, ...] = field(default=(), compare=False)
@@ -453,6 +456,7 @@ class Match:
             "started_at": _text(self.started_at),
             "deadline": _text(self.deadline),
             "strikes": [list(pair) for pair in self.strikes],
+            "reposted_at": _text(self.reposted_at),
         }
 
     @classmethod
@@ -489,4 +493,5 @@ class Match:
             started_at=_time(s.get("started_at")),
             deadline=_time(s.get("deadline")),
             strikes=tuple((int(u), int(n)) for u, n in s.get("strikes", ())),
+            reposted_at=_time(s.get("reposted_at")),
         )

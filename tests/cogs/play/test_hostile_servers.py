@@ -106,6 +106,11 @@ async def test_nicknames_made_of_mentions_ping_nobody_anywhere(table):
     ):
         res = await ann.slash(channel, command, **options)
         assert res.acknowledged, command
+    managers = guild.create_role("managers", permissions=discord.Permissions(manage_guild=True))
+    boss = guild.add_member(env.create_user("boss"), roles=[managers], nick="@everyone <@&1>")
+    res = await boss.slash(channel, "poker settings", hints=False)  # "changed by <name>"
+    assert res.acknowledged
+    assert not res.ephemeral
     turn_pings = {ann.id, *(m.id for m in evil)}
     assert ping_problems(env, turn_pings) == []
     # As Discord computed them: only turn messages ping, each its player alone.
@@ -444,7 +449,7 @@ async def test_a_lobby_found_when_history_is_refused_is_posted_again(table, monk
 # --- 6. /poker resume: players, host, managers; one ping a minute -------------------------
 
 
-async def test_resume_is_for_players_host_and_managers_once_a_minute(table):
+async def test_resume_is_for_players_host_and_managers_once_a_minute(table, bot_factory):
     env, channel, _members, _turn, game_id = await started(table)
     _env, _channel, ann, bob, cid = table
     manager_role = channel.guild.create_role(
@@ -462,6 +467,10 @@ async def test_resume_is_for_players_host_and_managers_once_a_minute(table):
         again = await member.slash(channel, "poker resume")
         assert again.ephemeral
         assert "again" in told(again).lower() or "moment" in told(again).lower()
+    assert len([m for m in stored(env, channel) if m.ping_user_ids]) == posts
+    await env.bot.close()
+    await env.restart_bot(bot_factory())  # a restart does not reset the minute
+    assert (await ann.slash(channel, "poker resume")).ephemeral
     assert len([m for m in stored(env, channel) if m.ping_user_ids]) == posts
     await env.advance_time(61)
     later = await boss.slash(channel, "poker resume")  # a manager, a minute later
@@ -592,3 +601,29 @@ async def test_an_overdue_turn_after_a_restart_gets_an_announced_grace(table, bo
     player = current_of(turn_message(channel), members)
     assert await play_turn(env, channel, members)  # and the player can still play it
     assert (await env.bot.store.actions(game_id))[0]["player"] == str(player.id)
+
+
+@pytest.mark.parametrize("then", ["poker cancel", "timer"])
+async def test_without_channel_history_a_restart_after_a_timer_keeps_one_live_message(
+    table, bot_factory, then
+):
+    """A change no click made (here the timer's) stores the id of the message it posted at
+    once: after a restart the game knows it even where the bot cannot read the channel."""
+    env, channel, members, first, game_id = await started(table)
+    for _ in range(32):  # the timer plays the first turn: a new turn message
+        await env.advance_time(10)
+    second = turn_message(channel)
+    assert second.id != first.id
+    assert (await env.bot.store.get_game(game_id)).state["turn_message_id"] == second.id
+    await env.bot.close()
+    await env.restart_bot(bot_factory())
+    env.inject_error("GET", MESSAGES, status=403, code=50001, message="Missing Access", times=None)
+    if then == "timer":
+        for _ in range(40):
+            await env.advance_time(10)
+        assert not controls(fresh(env, second)).get("roll")  # now a summary
+        assert len(one_live(env, channel, game_id)) == 1
+    else:
+        host = next(iter(members.values()))
+        assert (await host.slash(channel, "poker cancel")).acknowledged
+        assert one_live(env, channel, game_id) == []
