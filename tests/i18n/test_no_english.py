@@ -67,6 +67,8 @@ SAME: dict[str, str] = {
     "pass": "a field of the replay file format (an identifier)",
     "leave": "a field of the replay file format (an identifier)",
     "true": "a JSON literal",
+    "English": "a language's name for itself (the language menu lists each so)",
+    "Română": "a language's name for itself (the language menu lists each so)",
 }
 # … and in one language only: words Romanian shares with English.
 SAME_IN: dict[str, dict[str, str]] = {
@@ -138,8 +140,8 @@ def embed_text(embed: Embed) -> str:
 def test_no_catalog_message_holds_english(lang: str):
     leaks = {}
     for key in catalog(lang):
-        if key.startswith(("commands.names.", "commands.choices.")):
-            continue  # command and choice names: Discord's own rules (tests/i18n/test_translator)
+        if key.startswith("commands.names."):
+            continue  # a command's name is what members type (tests/i18n/test_translator)
         for text in filled(key, lang):
             found = english_in(text, lang)
             if found:
@@ -265,7 +267,7 @@ def test_no_league_embed_holds_english(lang: str):
 
 
 def test_the_allow_list_is_short_and_each_entry_is_english_catalog_text():
-    assert len(SAME) + sum(map(len, SAME_IN.values())) <= 30
+    assert len(SAME) + sum(map(len, SAME_IN.values())) <= 32
     english = "\n".join(catalog(DEFAULT).values())
     for same in [*SAME, *(w for words in SAME_IN.values() for w in words)]:
         assert same.lower() in english.lower(), same
