@@ -204,6 +204,17 @@ class DiscordPublisher:
         self, after: Match, interaction: discord.Interaction[Any] | None, notice: Notice | None
     ) -> Match:
         lobby_id = await self._live_lobby(after, interaction)
+        clicked = interaction.message if interaction is not None else None
+        if (
+            clicked is not None
+            and lobby_id is not None
+            and clicked.id != lobby_id
+            and not clicked.flags.ephemeral
+            and _shows(clicked, after.id, LOBBY_ACTIONS)
+        ):
+            # Lobby controls carry no version: a click on a stray copy (one posted again
+            # while the first could not be found) still counts, and retires the copy.
+            await self._retire(after, clicked.id, interaction)
         if after.status == "playing":
             await self._edit(after, lobby_id, interaction, embed=self._lobby(after), view=None)
             shown = replace(after, lobby_message_id=lobby_id)

@@ -432,18 +432,22 @@ async def test_a_lobby_whose_id_was_never_told_still_updates(table, monkeypatch)
     assert one_live(env, channel, game_id) == []
 
 
-async def test_a_lobby_found_when_history_is_refused_is_posted_again(table, monkeypatch):
+async def test_a_lost_lobby_posted_again_without_history_leaves_one_live_copy(table, monkeypatch):
     env, channel, ann, bob, _cid = table
     monkeypatch.setattr(env.bot.play.service, "note_lobby", _nothing)
-    await ann.slash(channel, "poker new")
+    first = (await ann.slash(channel, "poker new")).response
     game_id = game_of(env, channel)
     env.inject_error("GET", MESSAGES, status=403, code=50001, message="Missing Access", times=None)
-    res = await bob.slash(channel, "poker resume")
+    res = await bob.slash(channel, "poker resume")  # bob is no player: refused
+    assert res.ephemeral
+    res = await ann.slash(channel, "poker resume")  # the lost lobby cannot be found: again
     assert res.acknowledged
-    assert len(one_live(env, channel, game_id)) <= 2  # the old copy cannot be found …
+    assert (await bob.click(first, label="Join")).acknowledged  # a click on the first copy
+    live = one_live(env, channel, game_id)
+    assert len(live) == 1
+    assert live[0].id != first.id
+    assert "bob" in str(live[0].embeds[0])
     env.backend.faults.clear()
-    res = await bob.slash(channel, "poker leave")
-    assert res.acknowledged
 
 
 # --- 6. /poker resume: players, host, managers; one ping a minute -------------------------
