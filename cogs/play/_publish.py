@@ -176,6 +176,7 @@ class DiscordPublisher:
         if before.status == "lobby":
             return await self._publish_lobby(after, interaction, notice)
         turn_id = await self._live_turn(before, interaction)
+        await self._retire_clicked_copy(after, turn_id, interaction, TURN_ACTIONS)
         settings = await self._settings(after)
         if after.status == "cancelled":
             by = self._by(interaction, notice, after)
@@ -204,17 +205,7 @@ class DiscordPublisher:
         self, after: Match, interaction: discord.Interaction[Any] | None, notice: Notice | None
     ) -> Match:
         lobby_id = await self._live_lobby(after, interaction)
-        clicked = interaction.message if interaction is not None else None
-        if (
-            clicked is not None
-            and lobby_id is not None
-            and clicked.id != lobby_id
-            and not clicked.flags.ephemeral
-            and _shows(clicked, after.id, LOBBY_ACTIONS)
-        ):
-            # Lobby controls carry no version: a click on a stray copy (one posted again
-            # while the first could not be found) still counts, and retires the copy.
-            await self._retire(after, clicked.id, interaction)
+        await self._retire_clicked_copy(after, lobby_id, interaction, LOBBY_ACTIONS)
         if after.status == "playing":
             await self._edit(after, lobby_id, interaction, embed=self._lobby(after), view=None)
             shown = replace(after, lobby_message_id=lobby_id)
@@ -414,6 +405,26 @@ class DiscordPublisher:
         for stray in copies[1:]:
             await self._retire(match, stray, None)
         return copies[0]
+
+    async def _retire_clicked_copy(
+        self,
+        match: Match,
+        live: int | None,
+        interaction: discord.Interaction[Any] | None,
+        actions: tuple[str, ...],
+    ) -> None:
+        """A click that counted on another copy of the live message (one posted again by
+        /poker resume while the first could not be found: both carry the same version, and
+        lobby controls none) retires that copy: one message keeps live controls."""
+        clicked = interaction.message if interaction is not None else None
+        if (
+            clicked is not None
+            and live is not None
+            and clicked.id != live
+            and not clicked.flags.ephemeral
+            and _shows(clicked, match.id, actions)
+        ):
+            await self._retire(match, clicked.id, interaction)
 
     async def _copies(self, match: Match, actions: tuple[str, ...] | None) -> list[int]:
         """Ids of the bot's recent messages showing this game's controls, newest first."""

@@ -631,3 +631,22 @@ async def test_without_channel_history_a_restart_after_a_timer_keeps_one_live_me
         host = next(iter(members.values()))
         assert (await host.slash(channel, "poker cancel")).acknowledged
         assert one_live(env, channel, game_id) == []
+
+
+async def test_a_click_on_the_lost_turn_message_after_resume_leaves_one_live_copy(
+    table, bot_factory
+):
+    """The turn's id was never stored, a restart, no channel history: /poker resume posts
+    the turn again at the same version, and a click on the lost copy still plays, once."""
+    env, channel, members, second, game_id = await _recorded_then_restarted(table, bot_factory)
+    env.inject_error("GET", MESSAGES, status=403, code=50001, message="Missing Access", times=None)
+    player = current_of(second, members)
+    assert (await player.slash(channel, "poker resume")).acknowledged
+    roll = controls(fresh(env, second))["roll"]["custom_id"]
+    res = await player.click(second, custom_id=roll)
+    assert res.acknowledged
+    live = one_live(env, channel, game_id)
+    assert len(live) == 1
+    assert live[0].id != second.id
+    assert len(await env.bot.store.actions(game_id)) == 3  # the roll, once
+    env.backend.faults.clear()
