@@ -16,6 +16,7 @@ import pytest
 
 from bot.app import DicePokerBot
 from bot.i18n import t
+from db import SeatResult
 from tests.cogs.drive import (
     MENTION,
     controls,
@@ -334,8 +335,6 @@ async def test_history_of_ten_eight_way_ties_of_long_names_is_shown(table):
             guild_id=guild.id, channel_id=channel.id + game + 1, host_id=ann.id,
             rules="classic", state={}, deadline=None, now=discord.utils.utcnow(),
         )  # fmt: skip
-        from db import SeatResult
-
         results = [
             SeatResult(seat=i, player_id=1000 + i, name=n, is_bot=False, total=100, rank=1,
                        settlement=0.0)
