@@ -329,7 +329,9 @@ async def test_history_of_ten_eight_way_ties_of_long_names_is_shown(table):
     env, channel, ann, _bob, _cid = table
     store = env.bot.store
     guild = channel.guild
-    names = [f"{'Ж' * 24}{i:02d}<@{i}>@everyone"[:32] for i in range(8)]
+    # 32 characters each, every one escaped when shown (twice as long), and mentions.
+    names = [f"{i}<@{i}>@everyone" + "*_~" * 10 for i in range(8)]
+    names = [n[:32] for n in names]
     for game in range(10):
         record = await store.create_game(
             guild_id=guild.id, channel_id=channel.id + game + 1, host_id=ann.id,
@@ -349,6 +351,7 @@ async def test_history_of_ten_eight_way_ties_of_long_names_is_shown(table):
     assert not res.ephemeral, told(res)
     embed = res.response.embeds[0]
     assert len(embed) <= 6000
+    assert len(embed.fields) == 10  # every game of the page: names shortened, none dropped
     assert pinged(env, channel) == []
 
 
