@@ -37,7 +37,12 @@ class PokerTree(app_commands.CommandTree["DicePokerBot"]):
         lang = reply_language(interaction)
         if isinstance(error, app_commands.BotMissingPermissions):
             names = ", ".join(_permission_name(p, lang) for p in error.missing_permissions)
-            text = t("errors.missing_permissions", lang, permissions=names)
+            text = t(
+                "errors.missing_permissions",
+                lang,
+                permissions=names,
+                n=len(error.missing_permissions),
+            )
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = t("errors.dm_only", lang)
         else:

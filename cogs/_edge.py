@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.engine import FACE, LOWER, GameError
+from bot.engine import FACE, LOWER, RULESETS, GameError
 from bot.i18n import game_language, language_of, rules_name, t
 from bot.render.embed import Embed, safe
 from db import GameStore
@@ -31,6 +31,7 @@ from ._metrics import CLICK_SECONDS, INTERACTIONS
 log = logging.getLogger(__name__)
 
 COMMITTED = "poker_committed"  # Interaction.extras key: a change of this interaction is stored
+STILL_ACTIVE = "poker_active"  # Interaction.extras key: the game it changed is still going on
 NEEDED = ("view_channel", "send_messages", "embed_links")  # to run a game in a channel
 ROWS = frozenset(FACE) | frozenset(LOWER)
 
@@ -136,9 +137,12 @@ def refusal_text(error: GameError, lang: str) -> str:
     rules = error.params.get("rules")
     if isinstance(rules, str) and "known" not in error.params:
         overrides["rules"] = rules_name(rules, lang)
+    if "known" in error.params:  # the rule sets as the member's choice list names them
+        overrides["known"] = ", ".join(rules_name(r, lang) for r in RULESETS)
     permissions = error.params.get("permissions")
     if isinstance(permissions, tuple):  # permission keys, named in the member's language
         overrides["permissions"] = permission_names(permissions, lang)
+        overrides["n"] = len(permissions)  # "permission" or "permissions", as lang says
     params = {**error.params, **overrides}
     names = [v for v in params.values() if isinstance(v, str)]
     return sentence(error.message(lang, **overrides), names=names)
@@ -157,6 +161,16 @@ def committed(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.extras.get(COMMITTED))
 
 
+def not_shown_key(interaction: discord.Interaction[Any]) -> str:
+    """What is true once a change is stored but Discord refused some of the answer: a
+    move is saved; a command is done; a game that is over has nothing to resume."""
+    if interaction.extras.get(STILL_ACTIVE) is False:
+        return "errors.done_closed"
+    if interaction.type == discord.InteractionType.component:
+        return "errors.not_shown"
+    return "errors.done_not_shown"
+
+
 @asynccontextmanager
 async def guard(
     interaction: discord.Interaction[Any], lang: str, context: str, *, control: str | None = None
@@ -170,7 +184,10 @@ async def guard(
         yield
     except GameError as refusal:
         outcome = "stale" if refusal.code == "errors.stale" else "refused"
-        await _answer(interaction, refusal_text(refusal, lang), context)
+        text = refusal_text(refusal, lang)
+        if refusal.code == "errors.not_shown":  # stored, not shown: said as it is true here
+            text = t(not_shown_key(interaction), lang)
+        await _answer(interaction, text, context)
     except Exception:
         outcome = "failed"
         log.exception(
@@ -180,7 +197,7 @@ async def guard(
             interaction.guild_id,
             interaction.channel_id,
         )
-        key = "errors.not_shown" if committed(interaction) else "errors.internal"
+        key = not_shown_key(interaction) if committed(interaction) else "errors.internal"
         await _answer(interaction, t(key, lang), context)
     else:
         if not interaction.response.is_done():

@@ -2,16 +2,26 @@
 
 Keys are dotted (`turn.title`); values are `str.format` templates. A key missing from a
 language falls back to English, so a half-translated catalog never breaks the bot.
+
+A message that shows a count is a table keyed by CLDR plural category (`one`, `few`,
+`many`, `other`, …: each language lists the categories its own rules have), and its count
+is the value `n`: `t("timer.lobby_expired", "ru", n=5)` → "… 5 минут …". The category is
+chosen by Babel's CLDR plural rules (Russian 1 минута / 2 минуты / 5 минут, Romanian
+1 minut / 2 minute / 20 de minute), never by wording around the number.
 """
 
 from __future__ import annotations
 
 import tomllib
+from decimal import Decimal, InvalidOperation
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+
 DEFAULT = "en"
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 LANGUAGES: tuple[str, ...] = tuple(
     sorted(p.stem for p in Path(__file__).parent.glob("*.toml"))
 )
@@ -62,9 +72,49 @@ def rules_name(rules: str, lang: str) -> str:
     return catalog(lang).get(key) or catalog(DEFAULT).get(key) or rules
 
 
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, n: object) -> str:
+    """The CLDR plural category of the count `n` in `lang` ("1,5" and "1.50" are decimals:
+    their visible fraction digits count, as CLDR says)."""
+    if isinstance(n, int):
+        return str(_locale(lang).plural_form(abs(n)))
+    try:
+        number = Decimal(str(n).replace(",", "."))
+    except InvalidOperation:
+        return "other"
+    if not number.is_finite():
+        return "other"
+    return str(_locale(lang).plural_form(abs(number)))
+
+
+def categories(lang: str) -> frozenset[str]:
+    """The plural categories `lang`'s rules use (every catalog entry with a count has them)."""
+    return frozenset(_locale(lang).plural_form.tags) | {"other"}
+
+
+def is_plural(key: str, lang: str = DEFAULT) -> bool:
+    return f"{key}.other" in catalog(lang)
+
+
+def _template(key: str, lang: str, values: dict[str, Any]) -> str | None:
+    entries = catalog(lang)
+    template = entries.get(key)
+    if template is not None or f"{key}.other" not in entries:
+        return template
+    if "n" not in values:
+        raise KeyError(f"message {key!r} has plural forms: give its count as n=")
+    category = plural_category(lang, values["n"])
+    return entries.get(f"{key}.{category}") or entries[f"{key}.other"]
+
+
 def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
-    """The message `key` in `lang`, formatted with `values`."""
-    template = catalog(lang).get(key) or catalog(DEFAULT).get(key)
+    """The message `key` in `lang`, formatted with `values` (a message with plural forms
+    takes the form of the count `n`)."""
+    template = _template(key, lang, values) or _template(key, DEFAULT, values)
     if template is None:
         raise KeyError(f"message {key!r} is missing from the English catalog")
     return template.format(**values)

@@ -43,6 +43,7 @@ MAX_SEATS = MAX_PLAYERS
 ACTIVE = ("lobby", "playing")
 LOBBY_TTL = timedelta(minutes=30)  # a lobby nobody starts closes
 AWAY_AFTER = 3  # timed-out turns in a row before a player is marked away
+OVERDUE_GRACE = timedelta(minutes=1)  # after a restart, an overdue turn's extra time
 COMPUTER_LEVELS = ("easy", "normal", "perfect")  # bot.strategy.LEVELS
 # A turn is at most a few throws and a record; the cap only stops a policy bug looping.
 MAX_TURN_STEPS = 64
@@ -144,6 +145,9 @@ class Match:
     strikes: tuple[tuple[int, int], ...] = ()
     kind: str = "table"  # "table" | "daily" (the store's column)
     day: date | None = None  # a daily's UTC day (the store's column)
+    # The last `/poker resume` (it pings the player to move): kept with the snapshot, so a
+    # restart does not open the door to another ping within the minute.
+    reposted_at: datetime | None = None
     # What the last change did (not stored): its events and the engine actions it applied.
     events: tuple[Event, ...] = field(default=(), compare=False)
     actions: tuple[Action, ...] = field(default=(), compare=False)
@@ -233,7 +237,7 @@ class Match:
         if self.seat(user_id):
             raise GameError("errors.already_joined")
         if len(self.seats) >= MAX_SEATS:
-            raise GameError("errors.lobby_full", max=MAX_SEATS)
+            raise GameError("errors.lobby_full", n=MAX_SEATS)
         return self._changed(seats=(*self.seats, Seat(user_id, name)))
 
     def leave_lobby(self, user_id: int) -> Match:
@@ -251,7 +255,7 @@ class Match:
         if level not in COMPUTER_LEVELS:
             raise GameError("errors.stale")
         if len(self.seats) >= MAX_SEATS:
-            raise GameError("errors.lobby_full", max=MAX_SEATS)
+            raise GameError("errors.lobby_full", n=MAX_SEATS)
         seat_id = min((s.user_id for s in self.seats if s.is_bot), default=0) - 1
         name = t("bots.name", self.lang, n=-seat_id, level=t(f"bots.level_{level}", self.lang))
         seat = Seat(seat_id, name, is_bot=True, level=level)
@@ -495,6 +499,7 @@ class Match:
             "started_at": _text(self.started_at),
             "deadline": _text(self.deadline),
             "strikes": [list(pair) for pair in self.strikes],
+            "reposted_at": _text(self.reposted_at),
         }
 
     @classmethod
@@ -535,4 +540,5 @@ class Match:
             started_at=_time(s.get("started_at")),
             deadline=_time(s.get("deadline")),
             strikes=tuple((int(u), int(n)) for u, n in s.get("strikes", ())),
+            reposted_at=_time(s.get("reposted_at")),
         )

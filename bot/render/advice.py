@@ -51,7 +51,7 @@ def previous_text(previous: Previous | None, lang: str) -> str:
     if previous.lost < BEST or previous.better is None:
         return t("hint.previous_best", lang, choice=choice)
     better = describe(previous.better, previous.before, lang)
-    return t("hint.previous_cost", lang, choice=choice, points=f"{previous.lost:.2f}", best=better)
+    return t("hint.previous_cost", lang, choice=choice, n=f"{previous.lost:.2f}", best=better)
 
 
 def hint_embed(
@@ -118,7 +118,7 @@ def analysis_lines(
                 lang,
                 name=name,
                 mean=f"{r.mean:.2f}",
-                decisions=r.decisions,
+                n=r.decisions,
                 lost=f"{r.lost:.1f}",
             )
         )

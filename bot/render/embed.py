@@ -69,6 +69,20 @@ def cut(text: str, limit: int) -> str:
     return text[: max(0, limit - 1)] + ELLIPSIS
 
 
+FENCE = "```"
+
+
+def cut_value(text: str, limit: int) -> str:
+    """`cut` for a field value: a code block cut short is closed again (else the rest of
+    the embed would show as code)."""
+    if len(text) <= limit:
+        return text
+    shortened = cut(text, limit)
+    if shortened.count(FENCE) % 2:
+        shortened = cut(text, max(0, limit - len(FENCE) - 1)) + "\n" + FENCE
+    return shortened
+
+
 @dataclass(frozen=True)
 class Field:
     name: str
@@ -97,7 +111,7 @@ class Embed:
         fields = [
             Field(
                 cut(f.name or "\u200b", FIELD_NAME_MAX),
-                cut(f.value or "\u200b", FIELD_VALUE_MAX),
+                cut_value(f.value or "\u200b", FIELD_VALUE_MAX),
                 f.inline,
             )
             for f in self.fields[:FIELDS_MAX]
@@ -110,7 +124,9 @@ class Embed:
             last = fields[-1]
             over = used - room
             if len(last.value) - over >= 20:
-                fields[-1] = Field(last.name, cut(last.value, len(last.value) - over), last.inline)
+                fields[-1] = Field(
+                    last.name, cut_value(last.value, len(last.value) - over), last.inline
+                )
             else:
                 fields.pop()
             used = sum(len(f.name) + len(f.value) for f in fields)

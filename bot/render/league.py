@@ -14,7 +14,7 @@ from datetime import datetime
 from bot.i18n import rules_name, t
 from bot.strategy.rating import SCALE
 
-from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, cut, safe
+from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, Field, cut, length, safe
 from .text import number
 
 NAME_MAX = 24  # names in history fields: keeps ten games inside one embed
@@ -72,7 +72,7 @@ def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
         "rank": row.rank,
         "member": safe(row.name),
         "value": value_text(metric, row.value),
-        "games": row.games,
+        "n": row.games,
     }
     if metric == "daily":
         text = t("leaderboard.line_daily", lang, streak=round(row.extra or 0), **common)
@@ -206,32 +206,49 @@ class HistoryEntry:
     link: str
 
 
-def _short(name: str) -> str:
-    return safe(cut(name, NAME_MAX))
+NAME_STEPS = (NAME_MAX, 16, 10, 6)  # shorter names until a page of games fits one embed
+
+
+def _short(name: str, limit: int) -> str:
+    return safe(cut(name, limit))
 
 
 def history_embed(entries: Sequence[HistoryEntry], page: int, pages: int, lang: str) -> Embed:
+    """A page of finished games, every game of the page shown: names are shortened as far
+    as needed (ten 8-way ties of 32-character names fit Discord's 6,000 characters)."""
     embed = Embed(title=t("history.title", lang), colour=DARK_TEAL)
     if not entries:
         embed.description = t("history.empty", lang)
         return embed
-    for entry in entries:
-        ranked = sorted(enumerate(entry.scores), key=lambda x: (x[1][2], x[0]))
-        winners = ", ".join(_short(n) for n, _, rank in entry.scores if rank == 1) or "—"
-        scores = ", ".join(f"{_short(n)} {number(total)}" for _, (n, total, _) in ranked)
-        embed.add_field(
-            t("history.game", lang, id=entry.game_id, rules=rules_name(entry.rules, lang)),
-            t(
-                "history.entry",
-                lang,
-                date=f"<t:{int(entry.finished_at.timestamp())}:f>",
-                winner=winners,
-                scores=scores or "—",
-                link=entry.link,
-            ),
-        )
     embed.footer = t("history.footer", lang, page=page + 1, pages=pages)
+    for limit in NAME_STEPS:
+        embed.fields = [_history_field(entry, limit, lang) for entry in entries]
+        if length(embed.to_dict()) >= _raw_length(embed):  # nothing had to be cut
+            break
     return embed
+
+
+def _history_field(entry: HistoryEntry, limit: int, lang: str) -> Field:
+    ranked = sorted(enumerate(entry.scores), key=lambda x: (x[1][2], x[0]))
+    winners = ", ".join(_short(n, limit) for n, _, rank in entry.scores if rank == 1) or "—"
+    scores = ", ".join(f"{_short(n, limit)} {number(total)}" for _, (n, total, _) in ranked)
+    return Field(
+        t("history.game", lang, id=entry.game_id, rules=rules_name(entry.rules, lang)),
+        t(
+            "history.entry",
+            lang,
+            date=f"<t:{int(entry.finished_at.timestamp())}:f>",
+            winner=winners,
+            scores=scores or "—",
+            link=entry.link,
+        ),
+    )
+
+
+def _raw_length(embed: Embed) -> int:
+    """The embed's length before `to_dict` shortens anything."""
+    fields = sum(len(f.name) + len(f.value) for f in embed.fields)
+    return len(embed.title or "") + len(embed.footer or "") + fields
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -248,15 +265,16 @@ class SettingsView:
     scorecards: str
 
 
-def duration_text(seconds: int) -> str:
+def duration_text(seconds: int, lang: str) -> str:
+    """"1 hour 30 minutes", "5 минут": each unit in the language's own plural form."""
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [
-        f"{hours}h" if hours else "",
-        f"{minutes}m" if minutes else "",
-        f"{secs}s" if secs else "",
+        t(f"duration.{unit}", lang, n=count)
+        for unit, count in (("hours", hours), ("minutes", minutes), ("seconds", secs))
+        if count
     ]
-    return "".join(parts) or "0s"
+    return " ".join(parts) or t("duration.seconds", lang, n=0)
 
 
 def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
@@ -273,7 +291,7 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
     language = settings.language
     rows = [
         ("default_rules", rules_name(rules, lang) if rules else t("settings.rules_default", lang)),
-        ("turn_timeout", duration_text(settings.turn_timeout)),
+        ("turn_timeout", duration_text(settings.turn_timeout, lang)),
         ("bots", yes_no(settings.bots_allowed)),
         ("hints", yes_no(settings.hints_allowed)),
         ("images", yes_no(settings.images)),

@@ -173,7 +173,7 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
             throw=event.throws,
         )
     if isinstance(event, Passed):
-        extra = t("summary.passed_spent", lang, spent=event.spent) if event.spent else ""
+        extra = t("summary.passed_spent", lang, n=event.spent) if event.spent else ""
         return t("summary.passed", lang, name=_name(names, event.player), extra=extra)
     if isinstance(event, Left):
         return t("summary.left", lang, name=_name(names, event.player))
@@ -304,10 +304,30 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
     )
 
 
+# The decisions docs/rules.md makes where the source texts are silent or contradict
+# themselves, stated on the rule set's card (catalog keys `rules_card.decision_<name>`).
+DECISIONS: dict[str, tuple[str, ...]] = {
+    "classic": ("premium",),
+    "banked": ("round", "cap", "penalties", "upper"),
+}
+
+
+def decision_lines(rs: RuleSet, lang: str) -> list[str]:
+    """The rule set's documented decisions in `lang`, with the engine's own numbers."""
+    penalties = ", ".join(
+        f"{t(f'rows.{row}', lang)} {number(value)}"
+        for row, value in rs.penalties.items()
+        if value
+    )
+    values = {"n": rs.max_rounds or 0, "penalties": penalties}
+    return [t(f"rules_card.decision_{d}", lang, **values) for d in DECISIONS.get(rs.name, ())]
+
+
 def rules_embed(rules: str, lang: str, *, full: bool = False) -> Embed:
-    """A rule set's card; `full`: the full rules document comes with it (a file)."""
+    """A rule set's card and its decisions; `full`: the full rules document comes with it
+    (a file)."""
     rs = get_rules(rules)
-    text = t(f"rules_card.{rs.name}", lang).strip()
+    text = "\n".join([t(f"rules_card.{rs.name}", lang).strip(), *decision_lines(rs, lang)])
     if full:
         text += "\n\n" + t("rules_card.more", lang)
     return Embed(

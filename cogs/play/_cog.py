@@ -17,6 +17,7 @@ from bot.match import Match
 from bot.render import card_embed, rules_embed
 from bot.render.embed import safe
 from cogs._edge import (
+    COMMITTED,
     check_permissions,
     guard,
     is_manager,
@@ -40,6 +41,7 @@ from ._controls import (
     unstored,
 )
 from ._publish import DiscordPublisher
+from ._service import RepostTooSoon
 from ._timers import TurnTimers
 from ._views import lobby_view
 
@@ -240,14 +242,13 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
         if not allowed:
             raise GameError("resume.not_yours")
         check_permissions(interaction)
-        now, last = deps.service.clock(), deps.reposts.get(match.id)
-        if last is not None and now - last < REPOST_EVERY:
-            raise GameError(
-                "resume.too_soon", when=f"<t:{int((last + REPOST_EVERY).timestamp())}:R>"
-            )
-        deps.reposts[match.id] = now
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await deps.service.repost(match.id)
+        try:
+            await deps.service.repost(match.id, every=REPOST_EVERY)
+        except RepostTooSoon as soon:
+            when = f"<t:{int(soon.until.timestamp())}:R>"
+            raise GameError("resume.too_soon", when=when) from None
+        interaction.extras[COMMITTED] = True  # posted: a failed answer now says so
         await interaction.followup.send(t("resume.done", lang), ephemeral=True)
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -41,7 +40,6 @@ class PlayDeps:
     dice: DiceSource
     publisher: Publisher
     bot_pause: float = 0.8
-    reposts: dict[int, datetime] = field(default_factory=dict)  # game → last /poker resume
 
     @staticmethod
     def of(client: discord.Client) -> PlayDeps:
@@ -154,6 +152,7 @@ class Control(discord.ui.DynamicItem[Any], template=r"poker:(?!)"):
             change,
             version=self.version if self.versioned else None,
             via=interaction,
+            ids_later=True,  # one commit per click: the next change stores the new ids
         )
 
 

@@ -24,7 +24,7 @@ import discord
 
 from bot.engine import Left, Rolled
 from bot.i18n import t
-from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, Match
+from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, OVERDUE_GRACE, Match
 from bot.render import (
     lobby_embed,
     opening_embed,
@@ -35,7 +35,7 @@ from bot.render import (
 )
 from bot.render.embed import Embed, safe
 from bot.render.image import FILENAME, game_pngs
-from cogs._edge import COMMITTED, NEEDED, missing_permissions, to_discord
+from cogs._edge import COMMITTED, NEEDED, STILL_ACTIVE, missing_permissions, to_discord
 from db import GuildSettings
 
 from ._controls import PREFIX, version_shown
@@ -63,11 +63,11 @@ class Notice:
         lang = match.lang
         if self.kind == "timeout" and self.player is not None:
             key = "timer.away" if match.away(self.player) else "timer.played"
-            return t(key, lang, name=safe(match.name_of(self.player)), strikes=AWAY_AFTER)
+            return t(key, lang, name=safe(match.name_of(self.player)), n=AWAY_AFTER)
         if self.kind == "expired":
-            return t("timer.lobby_expired", lang, minutes=int(LOBBY_TTL.total_seconds() // 60))
+            return t("timer.lobby_expired", lang, n=int(LOBBY_TTL.total_seconds() // 60))
         if self.kind == "grace":
-            return t("timer.grace", lang)
+            return t("timer.grace", lang, n=int(OVERDUE_GRACE.total_seconds() // 60))
         return ""
 
 
@@ -82,6 +82,7 @@ class DiscordPublisher:
         interaction = via if isinstance(via, discord.Interaction) else None
         if interaction is not None:
             interaction.extras[COMMITTED] = True  # from here on, "nothing changed" is false
+            interaction.extras[STILL_ACTIVE] = after.active
         notice = via if isinstance(via, Notice) else None
         try:
             return await self._publish(before, after, interaction, notice)
@@ -112,18 +113,23 @@ class DiscordPublisher:
             log.warning("game %s: could not redraw message %s: %r", match.id, message.id, exc)
 
     def adopt(self, match: Match, via: object | None) -> Match:
-        """After a restart the turn message's id may be unknown (a new turn's id is stored
-        by the turn's next change): the public message clicked, showing this game's turn
-        controls at the current version, is that message, stored with this change."""
-        if match.status != "playing" or match.turn_message_id is not None:
+        """After a restart the live message's id may be unknown (a new turn's id is stored
+        by the turn's next change, a lobby's right after `/poker new` answered): the public
+        message clicked, showing this game's live controls at the current version (a
+        lobby's at any: they are not versioned), is that message, stored with this change."""
+        lobby = match.status == "lobby"
+        known = match.lobby_message_id if lobby else match.turn_message_id
+        if not match.active or known is not None:
             return match
         message = via.message if isinstance(via, discord.Interaction) else None
         if message is None or message.flags.ephemeral:
             return match
-        if version_shown(message, match.id) != match.version:
+        if not lobby and version_shown(message, match.id) != match.version:
             return match
-        if not _shows(message, match.id, TURN_ACTIONS):
+        if not _shows(message, match.id, LOBBY_ACTIONS if lobby else TURN_ACTIONS):
             return match
+        if lobby:
+            return replace(match, lobby_message_id=message.id)
         return replace(match, turn_message_id=message.id)
 
     async def repost(self, match: Match) -> Match:
@@ -170,6 +176,7 @@ class DiscordPublisher:
         if before.status == "lobby":
             return await self._publish_lobby(after, interaction, notice)
         turn_id = await self._live_turn(before, interaction)
+        await self._retire_clicked_copy(after, turn_id, interaction, TURN_ACTIONS)
         settings = await self._settings(after)
         if after.status == "cancelled":
             by = self._by(interaction, notice, after)
@@ -198,6 +205,7 @@ class DiscordPublisher:
         self, after: Match, interaction: discord.Interaction[Any] | None, notice: Notice | None
     ) -> Match:
         lobby_id = await self._live_lobby(after, interaction)
+        await self._retire_clicked_copy(after, lobby_id, interaction, LOBBY_ACTIONS)
         if after.status == "playing":
             await self._edit(after, lobby_id, interaction, embed=self._lobby(after), view=None)
             shown = replace(after, lobby_message_id=lobby_id)
@@ -398,6 +406,26 @@ class DiscordPublisher:
             await self._retire(match, stray, None)
         return copies[0]
 
+    async def _retire_clicked_copy(
+        self,
+        match: Match,
+        live: int | None,
+        interaction: discord.Interaction[Any] | None,
+        actions: tuple[str, ...],
+    ) -> None:
+        """A click that counted on another copy of the live message (one posted again by
+        /poker resume while the first could not be found: both carry the same version, and
+        lobby controls none) retires that copy: one message keeps live controls."""
+        clicked = interaction.message if interaction is not None else None
+        if (
+            clicked is not None
+            and live is not None
+            and clicked.id != live
+            and not clicked.flags.ephemeral
+            and _shows(clicked, match.id, actions)
+        ):
+            await self._retire(match, clicked.id, interaction)
+
     async def _copies(self, match: Match, actions: tuple[str, ...] | None) -> list[int]:
         """Ids of the bot's recent messages showing this game's controls, newest first."""
         channel = await self._channel(match)
@@ -433,6 +461,9 @@ class DiscordPublisher:
         message); False when there is no such message (deleted, or never known)."""
         if message_id is None:
             return False
+        # Edits ping nobody either, whatever they say (Discord keeps no policy of its own
+        # for an edit that names none).
+        fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
         if (
             interaction is not None
             and interaction.message is not None

@@ -69,6 +69,14 @@ class NotShown(GameError):  # noqa: N818 - an answer to the member, not a bug
         super().__init__(code, permissions=tuple(missing))
 
 
+class RepostTooSoon(Exception):  # noqa: N818 - a refusal the edge words
+    """The game was posted again less than a minute ago; `until`: when it may be again."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(until.isoformat())
+        self.until = until
+
+
 class Publisher(Protocol):
     """Shows committed changes (the Discord edge implements it)."""
 
@@ -301,10 +309,13 @@ class GameService:
         *,
         version: int | None = None,
         via: object | None = None,
+        ids_later: bool = False,
     ) -> Match:
         """Change a match and show it. GameError: refused, nothing changed; NotShown:
         committed, not shown. `version` (a click's) must be the match's, else the message
-        was out of date."""
+        was out of date. `ids_later` (a click: one commit per click): the ids of messages
+        this change posts are stored by the game's next change, not by a save of their
+        own; a restart in between finds the message again (the publisher's self-repair)."""
         async with self._lock(game_id):
             before = await self.get(game_id)
             if before is None or not before.active:
@@ -325,7 +336,7 @@ class GameService:
                 )
                 self._notify(before, after)
                 raise
-            shown = await self._keep_messages(after, shown)
+            shown = await self._keep_messages(after, shown, later=ids_later)
         self._notify(before, shown)
         return shown
 
@@ -406,14 +417,16 @@ class GameService:
         settings = await self.settings.guild_settings(after.guild_id)
         return timedelta(seconds=settings.turn_timeout)
 
-    async def _keep_messages(self, committed: Match, shown: Match) -> Match:
-        """The ids the publisher posted are cached; the next change stores them with its
-        own save (one commit per click). A match that will see no next change (it ended)
-        stores them now."""
+    async def _keep_messages(self, committed: Match, shown: Match, *, later: bool) -> Match:
+        """The ids the publisher posted: cached, and stored by the next change when `later`
+        (a click: one commit per click); otherwise (a timer, a computer player, a command:
+        nothing may click the new message before a restart) stored now, so that whatever
+        the moment of a restart the game knows its live message. A match that will see no
+        next change (it ended) stores them now too."""
         if _messages(shown) == _messages(committed):
             return committed
         shown = replace(shown, version=committed.version, events=(), actions=())
-        if shown.active:
+        if shown.active and later:
             self._remember(shown)
             return shown
         return await self._save_messages(shown)
@@ -441,13 +454,19 @@ class GameService:
         self._remember(saved)
         return saved
 
-    async def repost(self, game_id: int) -> Match:
-        """`/poker resume`: post the lobby or turn message again and make it the live one."""
+    async def repost(self, game_id: int, *, every: timedelta) -> Match:
+        """`/poker resume`: post the lobby or turn message again and make it the live one;
+        at most once per `every` (RepostTooSoon), judged under the game's lock and kept
+        in the snapshot (a restart does not reset it)."""
         async with self._lock(game_id):
             match = await self.get(game_id)
             if match is None or not match.active:
                 raise GameError("errors.stale")
-            return await self._save_messages(await self.publisher.repost(match))
+            now, last = self.clock(), match.reposted_at
+            if last is not None and now - last < every:
+                raise RepostTooSoon(last + every)
+            shown = await self.publisher.repost(replace(match, reposted_at=now))
+            return await self._save_messages(shown)
 
     def _notify(self, before: Match, after: Match) -> None:
         for observer in self._observers:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from discord.ext import tasks
 
 from bot.engine import Action, DiceSource, Game, GameError
-from bot.match import Match
+from bot.match import OVERDUE_GRACE, Match
 from bot.strategy import EXACT, Level
 from bot.strategy.act import next_action
 
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 5.0
 STORE_EVERY = 12  # ticks between two looks at the store's due games (about a minute)
-GRACE = timedelta(minutes=1)
+GRACE = OVERDUE_GRACE
 
 
 class TurnTimers:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import bot.i18n
-from bot.i18n import DEFAULT, LANGUAGES, _flatten, catalog, language_of, t
+from bot.i18n import CATEGORIES, DEFAULT, LANGUAGES, _flatten, catalog, categories, language_of, t
 
 CATALOGS = Path(bot.i18n.__file__).parent
 OTHERS = ("ru", "ro", "hi")
@@ -36,30 +36,65 @@ def test_catalog_parses_and_has_no_empty_value(lang: str):
         assert isinstance(value, str), key
 
 
+def messages(lang: str) -> dict[str, dict[str, str]]:
+    """Each message key → its forms: {"": template}, or {category: template} for a message
+    with plural forms (catalog keys `<key>.<category>` beside `<key>.other`)."""
+    entries = catalog(lang)
+    out: dict[str, dict[str, str]] = {}
+    for key, value in entries.items():
+        base, _, last = key.rpartition(".")
+        if last in CATEGORIES and f"{base}.other" in entries:
+            out.setdefault(base, {})[last] = value
+        else:
+            out.setdefault(key, {})[""] = value
+    return out
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_catalog_has_exactly_the_english_keys(lang: str):
-    english, other = catalog(DEFAULT), catalog(lang)
+    english, other = messages(DEFAULT), messages(lang)
     missing = sorted(set(english) - set(other))
     extra = sorted(set(other) - set(english))
     assert not missing, f"{lang}.toml lacks {len(missing)} keys: {missing}"
     assert not extra, f"{lang}.toml has keys English does not: {extra}"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_messages_have_every_form_of_their_language(lang: str):
+    """A message with plural forms has exactly its language's CLDR categories; a message
+    plural in English is plural in every language."""
+    english = messages(DEFAULT)
+    for key, forms in messages(lang).items():
+        plural = "" not in forms
+        assert plural == ("" not in english[key]), key
+        if plural:
+            assert set(forms) == categories(lang), (key, sorted(forms))
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_catalog_uses_the_english_placeholders(lang: str):
-    english, other = catalog(DEFAULT), catalog(lang)
-    wrong = {
-        key: (sorted(fields(english[key])), sorted(fields(other[key])))
-        for key in english.keys() & other.keys()
-        if fields(english[key]) != fields(other[key])
-    }
+    """Every form says what English's `other` form says (a `one` form may leave out the
+    count: "last score")."""
+    english, other = messages(DEFAULT), messages(lang)
+    wrong = {}
+    for key in english.keys() & other.keys():
+        want = fields(english[key].get("", english[key].get("other", "")))
+        for form, template in other[key].items():
+            got = fields(template)
+            if got != want and not (form not in ("", "other") and got <= want):
+                wrong[f"{key}.{form}" if form else key] = (sorted(want), sorted(got))
     assert not wrong, f"{lang}.toml placeholders differ (english, {lang}): {wrong}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_message_formats_with_its_placeholders(lang: str):
-    for key, template in catalog(lang).items():
+    for entry, template in catalog(lang).items():
         values = dict.fromkeys(fields(template), 7)
+        base, _, last = entry.rpartition(".")
+        key = entry
+        if last in CATEGORIES and f"{base}.other" in catalog(lang):
+            values["n"] = 7
+            key = base
         try:
             assert t(key, lang, **values)
         except (ValueError, TypeError):
@@ -78,7 +113,7 @@ def test_the_games_own_terms():
     assert catalog("ro")["rows.two_pairs"] == "Două perechi"
     assert catalog("hi")["rows.pair"] == "जोड़ी"
     assert catalog("hi")["rows.poker"] == "पोकर"
-    assert catalog("hi")["rows.chance"] == "संभावना"
+    assert catalog("hi")["rows.chance"] == "मौक़ा"  # a free chance, not a probability
 
 
 def test_discord_locales_choose_a_catalog():

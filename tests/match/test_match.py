@@ -113,7 +113,7 @@ def test_a_full_lobby_has_eight_seats() -> None:
     full = lobby(*range(21, 21 + MAX_SEATS - 1))
     assert len(full.seats) == MAX_SEATS == 8
     error = refused("errors.lobby_full", lambda: full.join(99, "late"))
-    assert error.params == {"max": MAX_SEATS}
+    assert error.params == {"n": MAX_SEATS}  # the count: "8 players", in its plural form
     refused("errors.lobby_full", lambda: full.add_computer(HOST, "easy"))
     # A seat freed is a seat taken again; computer seats count like any other.
     seven = full.leave_lobby(21).add_computer(HOST, "normal")

@@ -17,7 +17,7 @@ async def test_settings_change_and_show(server) -> None:
     shown = {f.name: f.value for f in res.response.embeds[0].fields}
     assert shown == {
         "Default rules": "classic (the bot's default)",
-        "Turn timeout": "5m",
+        "Turn timeout": "5 minutes",  # units in words, counted in the language
         "Computer players": "allowed",
         "Hints": "allowed",
         "Scorecard pictures": "not allowed",
@@ -39,7 +39,7 @@ async def test_settings_change_and_show(server) -> None:
     assert embed.title == "Settings changed by ann"
     shown = {f.name: f.value for f in embed.fields}
     assert shown["Default rules"] == "yatzy"
-    assert shown["Turn timeout"] == "1h30m"
+    assert shown["Turn timeout"] == "1 hour 30 minutes"
     assert shown["Computer players"] == "not allowed"
     assert shown["Hints"] == "allowed"
     assert shown["Scorecard pictures"] == "allowed"

@@ -32,8 +32,9 @@ from tests.engine.play import play
 
 T0 = datetime(2025, 5, 1, 18, 0, tzinfo=UTC)
 # ARCH.md "Leaderboard lines show member NAMES (the name they last played under), not
-# <@id> mentions": a line is "rank. name — value · games: n" (the name escaped as shown).
-LINE = re.compile(r"^\**(\d+)\. (.+?) — (\S+) · games: (\d+)\**$")
+# <@id> mentions": a line is "rank. name — value · n games" (the name escaped as shown; the
+# count in its plural form: "1 game", "5 games").
+LINE = re.compile(r"^\**(\d+)\. (.+?) — (\S+) · (\d+) games?\**$")
 
 
 def play_log(rules: str, players: list[str], seed: int) -> tuple[Game, list[Action]]:
@@ -343,7 +344,7 @@ async def test_stats_default_member_is_the_caller(league) -> None:
     res = await cid.slash(channel, "poker stats")
     overall = res.response.embeds[0].fields[0].value
     assert "Games: 1 · Wins: 1 · Win rate: 100.0%" in overall
-    assert "1.25 points lost per decision · analysed games: 1" in overall
+    assert "1.25 points lost per decision · 1 analysed game" in overall
 
 
 async def test_stats_member_without_games(league) -> None:

@@ -91,7 +91,7 @@ async def test_a_game_played_in_discord_is_analysed(table, classic_table) -> Non
         assert stored[member.id] == pytest.approx(expected[str(member.id)])
         assert stored[member.id] > 0  # the helper keeps the commonest face: not perfect
     res = await ann.slash(channel, "poker stats")
-    assert f"{stored[ann.id]:.2f} points lost per decision · analysed games: 1" in (
+    assert f"{stored[ann.id]:.2f} points lost per decision · 1 analysed game" in (
         res.response.embeds[0].fields[0].value
     )
     board = await ann.slash(channel, "poker leaderboard", metric="skill")
