@@ -23,7 +23,7 @@ from db import DatabaseUrlError, GameStore, migrate, open_store
 from .app import create_bot
 from .logging import setup_logging
 from .settings import Settings
-from .strategy.cli import solve
+from .strategy.cli import solve, solve_all
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -36,16 +36,19 @@ class StartupError(Exception):
     """A start-up failure the user can act on; the message is the one line shown."""
 
 
-def command(name: str, *, rules: str | None = None, directory: Path | None = None,
-            recompute: bool = False) -> int:  # fmt: skip
+def command(name: str, *, rules: str | None = None, every: bool = False,
+            directory: Path | None = None, recompute: bool = False) -> int:  # fmt: skip
     """Run `name` (run, sync, migrate, solve); the exit status."""
     debug = False
     try:
         settings = load_settings()
         debug = settings.log_level.upper() == "DEBUG"
         if name == "solve":
+            where = directory or settings.strategy_dir
+            if every:
+                return solve_all(where, recompute=recompute)
             assert rules is not None
-            return solve(rules, directory or settings.strategy_dir, recompute=recompute)
+            return solve(rules, where, recompute=recompute)
         setup_logging(settings.log_level, shards=settings.shards)
         if name == "migrate":
             version = asyncio.run(_friendly(migrate(settings.store_url), settings))
