@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
@@ -111,6 +112,11 @@ async def run_bot(settings: Settings, token: str, *, sync_only: bool = False) ->
     log in, then run until stopped; with `sync_only`, sync the commands globally and exit."""
     store: GameStore = await _friendly(open_store(settings.store_url), settings)
     bot = create_bot(settings, store=store, sync_globally=True if sync_only else None)
+    # SIGTERM (docker stop, a rolling deploy) closes the bot as Ctrl-C does: its gateway
+    # sessions end, a computer player's step being written finishes, the pool closes.
+    asyncio.get_running_loop().add_signal_handler(
+        signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+    )
     try:
         async with bot:
             await _discord(bot.login(token))  # login runs setup_hook, which syncs with sync_only

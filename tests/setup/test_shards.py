@@ -1,18 +1,23 @@
 """SHARD_COUNT with SHARD_IDS or CLUSTER_INDEX/CLUSTER_COUNT: which shards a process holds,
 the bot that holds them, and what a process's log lines say about it. Without them the
-bot is the single-shard bot it always was."""
+bot is the single-shard bot it always was. A process stops cleanly on SIGTERM (a deploy
+stopping it)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from pydantic import ValidationError
 
+from bot import cli
 from bot.app import DicePokerBot, ShardedDicePokerBot, create_bot
 from bot.settings import Settings
 from db import Shards
@@ -106,3 +111,53 @@ def test_shard_settings_that_do_not_fit_are_one_line_at_start_up(tmp_path: Path)
     assert done.returncode == 2
     line = "The settings in .env or the environment: shard ids must be 0 … 3."
     assert done.stderr.strip() == line
+
+
+class _Bot:
+    """Stands in for the bot in `run_bot`: connected until closed."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.connected = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    async def __aenter__(self) -> _Bot:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def login(self, _token: str) -> None:
+        pass
+
+    async def connect(self) -> None:
+        self.connected.set()
+        await self.closed.wait()
+
+    async def close(self) -> None:
+        if not self.closed.is_set():
+            self.closed.set()
+            await self.store.close()
+
+    def is_closed(self) -> bool:
+        return self.closed.is_set()
+
+
+async def test_sigterm_closes_the_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[_Bot] = []
+    built = asyncio.Event()
+
+    def create(_settings: Settings, *, store: Any, **_options: Any) -> _Bot:
+        made.append(_Bot(store))
+        built.set()
+        return made[0]
+
+    monkeypatch.setattr(cli, "create_bot", create)
+    running = asyncio.create_task(
+        cli.run_bot(settings(database_path=tmp_path / "db.sqlite3"), "fake.token")
+    )
+    await asyncio.wait_for(built.wait(), 30)
+    await asyncio.wait_for(made[0].connected.wait(), 30)
+    os.kill(os.getpid(), signal.SIGTERM)  # what `docker stop` sends
+    await asyncio.wait_for(running, 30)
+    assert made[0].is_closed()
