@@ -1,7 +1,7 @@
 """`python -m bot solve --rules R` / `--all`: compute or load tables, print each optimum.
 
-Each table is computed under the cache directory's lock for it (`computing`): processes
-sharing the directory (bots, a deploy step running `solve --all`) compute it once.
+Each table is computed under the cache directory's lock (`computing`): processes sharing
+the directory (bots, a deploy step running `solve --all`) compute it once.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def solve(rules: str, cache_dir: Path, *, recompute: bool = False, games: int = 
     if rules not in EXACT:
         return _banked(rules, games)
     began = time.perf_counter()
-    with computing(rules, cache_dir):
+    with computing(cache_dir):
         table = None if recompute else load(rules, cache_dir)
         source = "loaded"
         if table is None:

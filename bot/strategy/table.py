@@ -1,9 +1,9 @@
 """The value table of an exact rule set: computing, caching on disk, loading.
 
 The cache directory may be shared by several bot processes (and `python -m bot solve
---all`, a deploy step): `computing(rules, dir)` is a lock per table in that directory, so
-one process at a time computes a table there and the others, waiting on the lock, then
-load what it wrote.
+--all`, a deploy step): `computing(dir)` is a lock on that directory, so one process at a
+time computes a table into it and the others, waiting on the lock, then load what it
+wrote.
 """
 
 from __future__ import annotations
@@ -175,20 +175,16 @@ def load(rules: str, cache_dir: Path) -> ValueTable | None:
     return ValueTable(model, values)
 
 
-def lock_path(rules: str, cache_dir: Path) -> Path:
-    return Path(cache_dir) / f"{rules}.v{FORMAT_VERSION}.lock"
-
-
 @contextlib.contextmanager
-def computing(rules: str, cache_dir: Path) -> Iterator[bool]:
-    """Hold the lock on computing `rules`'s table in `cache_dir` (an `fcntl.flock` on a
-    file beside the table, released however the holder ends, even killed), waiting for it
-    while another process holds it. Yields False, holding nothing, where the directory
-    cannot take the lock file (read-only): each process then computes for itself. Check
-    `load` again inside: the table may have been written while this one waited."""
+def computing(cache_dir: Path) -> Iterator[bool]:
+    """Hold the lock on computing tables into `cache_dir` (an `fcntl.flock` on the
+    directory itself: no file of its own, released however the holder ends, even
+    killed), waiting for it while another process holds it. Yields False, holding
+    nothing, where the directory cannot be made or opened: each process then computes
+    for itself. Check `load` again inside: the table may have been written meanwhile."""
     try:
         Path(cache_dir).mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path(rules, cache_dir), os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(cache_dir, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         yield False
         return
@@ -196,7 +192,7 @@ def computing(rules: str, cache_dir: Path) -> Iterator[bool]:
         fcntl.flock(fd, fcntl.LOCK_EX)  # blocks: run it off the event loop
         yield True
     finally:
-        os.close(fd)  # closing the file releases the lock
+        os.close(fd)  # closing the directory releases the lock
 
 
 def load_or_compute(rules: str, cache_dir: Path) -> ValueTable:
@@ -205,7 +201,7 @@ def load_or_compute(rules: str, cache_dir: Path) -> ValueTable:
     table = load(rules, cache_dir)
     if table is not None:
         return table
-    with computing(rules, cache_dir):
+    with computing(cache_dir):
         table = load(rules, cache_dir)
         if table is None:
             table = compute(rules)

@@ -14,8 +14,8 @@ says the table is being prepared; computer players `await wait(rules)`.
     tables.precompute()            # start-up (STRATEGY_PRECOMPUTE): every exact table
 
 The cache directory may be shared by several bot processes: a table is computed under the
-directory's lock for it (`bot.strategy.computing`, a file lock), so one process computes
-it and the others, waiting on the lock, load what it wrote; `python -m bot solve --all`
+directory's lock (`bot.strategy.computing`, an flock on the directory), so one process
+computes it and the others, waiting on the lock, load what it wrote; `python -m bot solve --all`
 fills the directory ahead of time (a deploy step) under the same locks.
 
 `precompute` loads every cached table, then computes the missing ones one after another in
@@ -56,8 +56,8 @@ def _lower_priority() -> None:
 
 def solve_to_cache(rules: str, cache_dir: str) -> float:
     """In the worker process: compute `rules` and write it to the cache atomically, under
-    the directory's lock for it; its seconds (0 when another process wrote it meanwhile)."""
-    with computing(rules, Path(cache_dir)):
+    the directory's lock; its seconds (0 when another process wrote it meanwhile)."""
+    with computing(Path(cache_dir)):
         if load(rules, Path(cache_dir)) is not None:
             return 0.0
         table = compute(rules)
@@ -99,7 +99,7 @@ class SolutionCache:
             except OSError:  # the worker could not write the cache: compute it here instead
                 log.warning("the worker could not cache the %s table in %s", rules, self.cache_dir)
         if table is None:
-            with computing(rules, self.cache_dir):
+            with computing(self.cache_dir):
                 table = load(rules, self.cache_dir)  # another process wrote it meanwhile
                 if table is not None:
                     log.info("strategy table for %s: loaded (another process made it)", rules)

@@ -1,6 +1,6 @@
-"""A strategy directory shared by several processes: each table is computed by one process
-at a time (a file lock per table), the others wait and load it; `python -m bot solve --all`
-fills the directory as a deploy step."""
+"""A strategy directory shared by several processes: tables are computed into it by one
+process at a time (an flock on the directory), the others wait and load them;
+`python -m bot solve --all` fills the directory as a deploy step."""
 
 from __future__ import annotations
 
@@ -41,11 +41,11 @@ def test_one_holder_at_a_time(tmp_path: Path) -> None:
     order: list[str] = []
 
     def second() -> None:
-        with computing("classic", tmp_path) as locked:
+        with computing(tmp_path) as locked:
             assert locked
             order.append("second")
 
-    with computing("classic", tmp_path) as locked:
+    with computing(tmp_path) as locked:
         assert locked
         waiter = threading.Thread(target=second)
         waiter.start()
@@ -54,15 +54,13 @@ def test_one_holder_at_a_time(tmp_path: Path) -> None:
         order.append("first")
     waiter.join(10)
     assert order == ["first", "second"]
-    # Another table's lock is another file: no waiting for it.
-    with computing("classic", tmp_path), computing("yatzy", tmp_path) as other:
-        assert other
+    assert [p.name for p in tmp_path.iterdir()] == []  # the lock leaves no file behind
 
 
 def test_a_killed_holder_leaves_the_lock_free(tmp_path: Path) -> None:
     script = (
         "import sys, time; from pathlib import Path; from bot.strategy import computing\n"
-        "with computing('classic', Path(sys.argv[1])):\n"
+        "with computing(Path(sys.argv[1])):\n"
         "    print('held', flush=True); time.sleep(600)\n"
     )
     holder = subprocess.Popen(
@@ -85,20 +83,20 @@ def test_a_killed_holder_leaves_the_lock_free(tmp_path: Path) -> None:
 
 
 def _enter(folder: Path) -> bool:
-    with computing("classic", folder) as locked:
+    with computing(folder) as locked:
         return locked
 
 
 def test_a_directory_that_cannot_take_the_lock_computes_without_it(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
-    with computing("classic", blocked) as locked:
+    with computing(blocked) as locked:
         assert not locked
 
 
 def test_processes_solving_one_table_at_once_compute_it_once(tmp_path: Path) -> None:
     # Held here first, so both commands are waiting on the lock when it is released.
-    with computing("classic", tmp_path):
+    with computing(tmp_path):
         runs = [solve_command("--rules", "classic", "--dir", str(tmp_path)) for _ in range(2)]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
@@ -127,7 +125,7 @@ def test_load_or_compute_waits_for_the_process_computing(tmp_path: Path, monkeyp
     # then loads what it wrote instead of computing it a second time.
     monkeypatch.setattr(table_module, "compute", lambda *_: pytest.fail("computed twice"))
     got: list[ValueTable] = []
-    with computing("yatzy", tmp_path):
+    with computing(tmp_path):
         waiter = threading.Thread(
             target=lambda: got.append(table_module.load_or_compute("yatzy", tmp_path))
         )

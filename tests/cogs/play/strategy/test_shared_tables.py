@@ -1,5 +1,5 @@
 """Bot processes sharing one strategy directory: a table missing there is computed by one
-of them (under the directory's lock for it) and loaded by the others."""
+of them (under the directory's lock) and loaded by the others."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ async def test_two_processes_needing_a_table_compute_it_once(tmp_path: Path, mon
     try:
         # Both ask while the table is being made elsewhere (the lock is held here): both
         # wait on the lock; the first to get it computes, the other then loads.
-        with computing("classic", tmp_path):
+        with computing(tmp_path):
             assert first.get("classic") is None
             assert second.get("classic") is None
         tables = await asyncio.gather(first.wait("classic"), second.wait("classic"))
