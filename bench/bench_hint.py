@@ -13,22 +13,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import Game
+from bot.engine import Action, Game, Roll, Score
 from bot.strategy import Hold, Record, ValueTable, choose, compute, load, save
 from bot.strategy.analysis import analyse
-from cogs.play._hint import hint_embed
+from cogs.play._hint import answer
 
 PLAYERS = 8  # the largest table: the longest log a hint or the analysis replays
-
-
-class _Ready:
-    """A SolutionCache stand-in that already holds the table (the hint never waits)."""
-
-    def __init__(self, table: ValueTable) -> None:
-        self.table = table
-
-    def get(self, _rules: str) -> ValueTable | None:
-        return self.table
 
 
 def _table(rules: str, directory: Path) -> ValueTable | None:
@@ -39,36 +29,37 @@ def _table(rules: str, directory: Path) -> ValueTable | None:
     return table
 
 
-def _late_game(table: ValueTable, rng: random.Random) -> Game:
+def _play(
+    game: Game,
+    table: ValueTable,
+    rng: random.Random,
+    log: list[Action],
+    done: Callable[[Game], bool],
+) -> Game:
+    """Normal players' moves until `done`, each appended to `log` (a game keeps no history)."""
+    while not done(game):
+        decision = choose("normal", game, table, rng)
+        action: Action
+        if isinstance(decision, Hold):
+            hold = tuple(decision.positions) if game.dice else ()
+            action = Roll(game.player, tuple(rng.randint(1, 6) for _ in range(5 - len(hold))), hold)
+        else:
+            assert isinstance(decision, Record)
+            action = Score(game.player, decision.row)
+        game, _ = game.apply(action)
+        log.append(action)
+    return game
+
+
+def _late_game(table: ValueTable, rng: random.Random, log: list[Action]) -> Game:
     """Eight normal players, stopped in the last round (a long log to replay)."""
     players = [str(n) for n in range(1, PLAYERS + 1)]
-    game = Game.new(table.rules, players)
     rows = len(table.rules.rows)
-    while not (game.round == rows and game.player == players[-1] and game.dice):
-        decision = choose("normal", game, table, rng)
-        if isinstance(decision, Hold):
-            hold = decision.positions if game.dice else ()
-            game, _ = game.roll(
-                game.player, hold, [rng.randint(1, 6) for _ in range(5 - len(hold))]
-            )
-        else:
-            assert isinstance(decision, Record)
-            game, _ = game.score(game.player, decision.row)
-    return game
 
+    def last_round(game: Game) -> bool:
+        return game.round == rows and game.player == players[-1] and bool(game.dice)
 
-def _finish(game: Game, table: ValueTable, rng: random.Random) -> Game:
-    while not game.finished:
-        decision = choose("normal", game, table, rng)
-        if isinstance(decision, Hold):
-            hold = decision.positions if game.dice else ()
-            game, _ = game.roll(
-                game.player, hold, [rng.randint(1, 6) for _ in range(5 - len(hold))]
-            )
-        else:
-            assert isinstance(decision, Record)
-            game, _ = game.score(game.player, decision.row)
-    return game
+    return _play(Game.new(table.rules, players), table, rng, log, last_round)
 
 
 def _ms(f: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -88,13 +79,15 @@ def main() -> None:
             print(f"{rules:12s} no cached table in {directory}: skipped")
             continue
         rng = random.Random(7)
-        game = _late_game(table, rng)
-        tables = _Ready(table)
-        hint_med, hint_max = _ms(lambda: hint_embed(tables, game, game.player, "en"), 20)  # noqa: B023
+        log: list[Action] = []
+        game = _late_game(table, rng, log)
+        shown = [a.to_json() for a in log]
+        hint_med, hint_max = _ms(lambda: answer(table, game, shown, game.player, "en"), 20)  # noqa: B023
         step_med, _ = _ms(lambda: choose("perfect", game, table, random.Random(1)), 50)  # noqa: B023
-        done = _finish(game, table, rng)
-        decisions = len(done.history)
-        an_med, an_max = _ms(lambda: analyse(table, done), 3)  # noqa: B023
+        _play(game, table, rng, log, lambda g: g.finished)
+        decisions = len(log)
+        start = Game.new(table.rules, game.players)
+        an_med, an_max = _ms(lambda: analyse(table, start, log), 3)  # noqa: B023
         print(
             f"{rules:12s} hint {hint_med:6.1f} ms (max {hint_max:.1f}) · perfect step"
             f" {step_med:5.2f} ms · analysis of {PLAYERS} players, {decisions} actions"
