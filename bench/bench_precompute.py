@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.strategy.table import EXACT
+from bot.strategy import EXACT
 from cogs.play import SolutionCache
 
 TICK = 0.01

@@ -24,8 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("migrate", help="bring the database's schema up to date, then exit")
     p_replay = sub.add_parser("replay", help="replay a game's actions and print the result")
     p_replay.add_argument("file", help="the replay JSON file, - for standard input")
-    p_solve = sub.add_parser("solve", help="compute or load a strategy table, print its optimum")
-    p_solve.add_argument("--rules", required=True, help="classic, yatzy, yahtzee, scandinavian")
+    p_solve = sub.add_parser("solve", help="compute or load strategy tables, print each optimum")
+    which = p_solve.add_mutually_exclusive_group(required=True)
+    which.add_argument("--rules", help="classic, yatzy, yahtzee, scandinavian (or banked)")
+    which.add_argument(
+        "--all", action="store_true", dest="every", help="every exact table (a deploy step)"
+    )
     p_solve.add_argument("--dir", type=Path, help="table cache (default: STRATEGY_DIR)")
     p_solve.add_argument("--recompute", action="store_true", help="ignore a cached table")
     args = parser.parse_args(argv)
@@ -37,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     return command(
         args.command or "run",
         rules=getattr(args, "rules", None),
+        every=getattr(args, "every", False),
         directory=getattr(args, "dir", None),
         recompute=getattr(args, "recompute", False),
     )

@@ -140,7 +140,7 @@ class DicePokerBot(commands.Bot):
         warm_up()
         if settings.metrics_port:
             self.health = HealthServer(self, store, service)
-            await self.health.start(settings.metrics_port)
+            await self.health.start(settings.metrics_port, settings.metrics_host)
         if settings.precompute_tables:
             # Hints, perfect computer players, the timer and the analysis then find their
             # table without anyone asking first (a worker process computes the missing ones).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
@@ -23,7 +24,7 @@ from db import DatabaseUrlError, GameStore, migrate, open_store
 from .app import create_bot
 from .logging import setup_logging
 from .settings import Settings
-from .strategy.cli import solve
+from .strategy.cli import solve, solve_all
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -36,16 +37,19 @@ class StartupError(Exception):
     """A start-up failure the user can act on; the message is the one line shown."""
 
 
-def command(name: str, *, rules: str | None = None, directory: Path | None = None,
-            recompute: bool = False) -> int:  # fmt: skip
+def command(name: str, *, rules: str | None = None, every: bool = False,
+            directory: Path | None = None, recompute: bool = False) -> int:  # fmt: skip
     """Run `name` (run, sync, migrate, solve); the exit status."""
     debug = False
     try:
         settings = load_settings()
         debug = settings.log_level.upper() == "DEBUG"
         if name == "solve":
+            where = directory or settings.strategy_dir
+            if every:
+                return solve_all(where, recompute=recompute)
             assert rules is not None
-            return solve(rules, directory or settings.strategy_dir, recompute=recompute)
+            return solve(rules, where, recompute=recompute)
         setup_logging(settings.log_level, shards=settings.shards)
         if name == "migrate":
             version = asyncio.run(_friendly(migrate(settings.store_url), settings))
@@ -109,6 +113,11 @@ async def run_bot(settings: Settings, token: str, *, sync_only: bool = False) ->
     log in, then run until stopped; with `sync_only`, sync the commands globally and exit."""
     store: GameStore = await _friendly(open_store(settings.store_url), settings)
     bot = create_bot(settings, store=store, sync_globally=True if sync_only else None)
+    # SIGTERM (docker stop, a rolling deploy) closes the bot as Ctrl-C does: its gateway
+    # sessions end, a computer player's step being written finishes, the pool closes.
+    asyncio.get_running_loop().add_signal_handler(
+        signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+    )
     try:
         async with bot:
             await _discord(bot.login(token))  # login runs setup_hook, which syncs with sync_only

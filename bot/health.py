@@ -1,20 +1,22 @@
 """`METRICS_PORT`: Prometheus metrics at /metrics and readiness at /healthz, on loopback.
 
 /healthz answers 200 when every shard this process holds is connected and the database
-answers, else 503 with what is wrong (a load balancer or an orchestrator waits for it).
+answers, else 503 with what is wrong (an orchestrator waits for it in a rolling deploy
+before stopping the old process). /metrics serves the process-wide counters and histograms
+(`cogs._metrics`) and this bot's gauges, read at each scrape; the gauges live in a
+registry of the server's own, so two bots in one interpreter (tests) never clash.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 from collections.abc import Iterable
 
 import discord
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 
 from cogs._metrics import GameCollector, ShardCollector
 from cogs.play import GameService
@@ -22,17 +24,28 @@ from db import GameStore
 
 log = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"  # never reachable from outside the machine (or the container)
+HOST = "127.0.0.1"  # the default (METRICS_HOST): never reachable from outside the machine
 DB_TIMEOUT = 2.0
 
 
 def shard_states(client: discord.Client) -> Iterable[tuple[int, float, bool]]:
+    """(shard id, heartbeat latency or NaN, connected) of every shard the client should
+    hold: one it has not connected yet counts as not connected."""
     if isinstance(client, discord.AutoShardedClient):
-        for shard_id, shard in client.shards.items():
-            yield shard_id, shard.latency, not shard.is_closed()
+        held = client.shards
+        wanted = client.shard_ids if client.shard_ids is not None else sorted(held)
+        for shard_id in wanted:
+            shard = held.get(shard_id)
+            if shard is None:
+                yield shard_id, float("nan"), False
+            else:
+                yield shard_id, _seconds(shard.latency), not shard.is_closed()
         return
-    latency = client.latency
-    yield 0, latency if not math.isinf(latency) else float("nan"), client.is_ready()
+    yield 0, _seconds(client.latency), client.is_ready() and not client.is_closed()
+
+
+def _seconds(latency: float) -> float:
+    return latency if math.isfinite(latency) else float("nan")  # inf before a heartbeat
 
 
 class HealthServer:
@@ -41,34 +54,29 @@ class HealthServer:
         self.store = store
         self.service = service
         self._runner: web.AppRunner | None = None
-        self._collectors = [
-            GameCollector(lambda: (m.due_at() for m in service.cached()), service.clock),
-            ShardCollector(lambda: shard_states(client)),
-        ]
+        self._registry = CollectorRegistry(auto_describe=True)
+        self._registry.register(
+            GameCollector(lambda: (m.due_at() for m in service.cached()), service.clock)
+        )
+        self._registry.register(ShardCollector(lambda: shard_states(client)))
 
-    async def start(self, port: int) -> None:
-        for collector in self._collectors:
-            REGISTRY.register(collector)
+    async def start(self, port: int, host: str = HOST) -> None:
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, HOST, port).start()
-        log.info("metrics on http://%s:%s/metrics, health on /healthz", HOST, port)
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("metrics on http://%s:%s/metrics, health on /healthz", host, port)
 
     async def stop(self) -> None:
-        for collector in self._collectors:
-            with contextlib.suppress(KeyError):  # never registered: start() failed early
-                REGISTRY.unregister(collector)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
     async def _metrics(self, _request: web.Request) -> web.Response:
-        return web.Response(
-            body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
-        )
+        body = generate_latest(REGISTRY) + generate_latest(self._registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _healthz(self, _request: web.Request) -> web.Response:
         problems = [

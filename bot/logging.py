@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 
 from db import Shards
 
 
 def setup_logging(level: str = "INFO", *, shards: Shards | None = None) -> None:
-    """Log to stderr with times, the process and its shards (several processes share one
-    log collector); discord.py's own chatter stays at INFO or above."""
-    where = f"pid {os.getpid()}"
+    """Log to stderr with times, the process (host name and pid: in containers every
+    process may be pid 1) and its shards, as several processes share one log collector;
+    discord.py's own chatter stays at INFO or above."""
+    where = f"{socket.gethostname()} pid {os.getpid()}"
     if shards is not None:
         where += f" shards {','.join(map(str, sorted(shards.ids)))}/{shards.count}"
     handler = logging.StreamHandler(sys.stderr)

@@ -43,7 +43,10 @@ class Settings(BaseSettings):
     shard_ids: str | None = None
     cluster_index: int | None = None
     cluster_count: int | None = None
-    metrics_port: int | None = None  # Prometheus /metrics and /healthz on 127.0.0.1
+    metrics_port: int | None = None  # Prometheus /metrics and /healthz (bot/health.py)
+    # Loopback: nothing outside the machine reaches them. In a container, 0.0.0.0 with the
+    # port published on the host's loopback only (compose.yaml) keeps it so.
+    metrics_host: str = "127.0.0.1"
 
     @model_validator(mode="after")
     def _valid_shards(self) -> Settings:
@@ -66,6 +69,8 @@ class Settings(BaseSettings):
             index, of = self.cluster_index, self.cluster_count
             if index is None or of is None or not 0 <= index < of:
                 raise ValueError("CLUSTER_INDEX must be 0 … CLUSTER_COUNT - 1")
+            if of > count:  # some process would hold no shard
+                raise ValueError("CLUSTER_COUNT must not exceed SHARD_COUNT")
             ids = frozenset(range(index, count, of))
         else:
             ids = frozenset(range(count))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 
 ACTIVE_STATUSES = ("lobby", "playing")
@@ -378,6 +378,26 @@ class GameStore(Protocol):
         self, now: datetime, *, shards: Shards | None = None, limit: int = 100
     ) -> list[int]:
         """Ids of active games whose deadline has passed, most overdue first."""
+        ...
+
+    async def claim_due(
+        self,
+        now: datetime,
+        *,
+        lease: timedelta,
+        shards: Shards | None = None,
+        ids: Sequence[int] | None = None,
+        limit: int = 100,
+    ) -> list[int]:
+        """Claim active games whose deadline has passed and whose last claim (if any) ran
+        out, until `now + lease`; their ids, most overdue first. `ids`: only among these.
+        Two processes claiming at once never get the same game. A claim holds for the
+        version it saw: any `save` ends it, so the next deadline is claimable once due."""
+        ...
+
+    async def active_versions(self, *, shards: Shards | None = None) -> dict[int, int]:
+        """Every lobby and game in play (of the guilds on `shards`): id → version. What a
+        process compares its cache with, to learn of changes another process made."""
         ...
 
     async def save(

@@ -18,6 +18,9 @@ the server in `TEST_DATABASE_URL` when that is set, else starting one and export
 there for the rest of the run (so conftests that each import the fixture share one
 server). With CI=true it fails when no server can be had; elsewhere it skips, saying why.
 
+`await create_database(server_url)` makes an empty database on that server and returns its
+URL (`drop_database(url)` removes it): one per test, when several bots share it.
+
 `python -m tests.pg run -- CMD …` runs CMD with `TEST_DATABASE_URL` pointing at a fresh
 server, then stops it (for suites that do not use the pytest fixture). Imports neither the
 bot nor the store.
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import os
 import pwd
 import shutil
@@ -37,8 +41,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 
 # Other suites find the server here; set by the tests/db session fixture (or by the
@@ -210,6 +215,30 @@ def postgres_url() -> Iterator[str]:
     finally:
         os.environ.pop(URL_VARIABLE, None)
         server.stop()
+
+
+_databases = itertools.count(1)
+
+
+async def create_database(server_url: str, prefix: str = "test") -> str:
+    """A new empty database on the server `server_url` reaches; its URL."""
+    name = f"{prefix}_{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return urlunsplit(urlsplit(server_url)._replace(path=f"/{quote(name)}"))
+
+
+async def drop_database(server_url: str, url: str) -> None:
+    """Drop the database `url` names (its connections are ended first)."""
+    name = urlsplit(url).path.lstrip("/")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
 
 
 def main(argv: list[str]) -> int:

@@ -21,9 +21,21 @@ from their own card). `banked` has no table: its computer player and its hint
 from .banked import advise_banked
 from .moves import LEVELS, Advice, Choice, Decision, Hold, Level, PassTurn, Record
 from .policy import advise, choose, loss, value_of
-from .table import EXACT, FORMAT_VERSION, ValueTable, compute, load, load_or_compute, path_for, save
+from .table import (
+    BY_SPEED,
+    EXACT,
+    FORMAT_VERSION,
+    ValueTable,
+    compute,
+    computing,
+    load,
+    load_or_compute,
+    path_for,
+    save,
+)
 
 __all__ = [
+    "BY_SPEED",
     "EXACT",
     "FORMAT_VERSION",
     "LEVELS",
@@ -39,6 +51,7 @@ __all__ = [
     "advise_banked",
     "choose",
     "compute",
+    "computing",
     "load",
     "load_or_compute",
     "loss",

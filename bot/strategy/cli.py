@@ -1,4 +1,8 @@
-"""`python -m bot solve --rules R`: compute or load a table, print the optimum and the time."""
+"""`python -m bot solve --rules R` / `--all`: compute or load tables, print each optimum.
+
+Each table is computed under the cache directory's lock (`computing`): processes sharing
+the directory (bots, a deploy step running `solve --all`) compute it once.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from pathlib import Path
 from bot.engine import RULESETS
 
 from .simulate import play_solitaire
-from .table import EXACT, compute, load, save
+from .table import BY_SPEED, EXACT, compute, computing, load, save
 
 
 def solve(rules: str, cache_dir: Path, *, recompute: bool = False, games: int = 2000) -> int:
@@ -21,19 +25,29 @@ def solve(rules: str, cache_dir: Path, *, recompute: bool = False, games: int = 
     if rules not in EXACT:
         return _banked(rules, games)
     began = time.perf_counter()
-    table = None if recompute else load(rules, cache_dir)
-    source = "loaded"
-    if table is None:
-        table = compute(rules)
-        try:
-            target = save(table, cache_dir)
-        except OSError as exc:
-            print(f"solve: cannot write the table to {cache_dir}: {exc}", file=sys.stderr)
-            return 2
-        source = f"computed, cached in {target}"
+    with computing(cache_dir):
+        table = None if recompute else load(rules, cache_dir)
+        source = "loaded"
+        if table is None:
+            table = compute(rules)
+            try:
+                target = save(table, cache_dir)
+            except OSError as exc:
+                print(f"solve: cannot write the table to {cache_dir}: {exc}", file=sys.stderr)
+                return 2
+            source = f"computed, cached in {target}"
     seconds = time.perf_counter() - began
-    print(f"{rules} {table.optimum:.4f} {seconds:.2f}s ({source})")
+    print(f"{rules} {table.optimum:.4f} {seconds:.2f}s ({source})", flush=True)
     return 0
+
+
+def solve_all(cache_dir: Path, *, recompute: bool = False) -> int:
+    """Every exact rule set's table in `cache_dir` (the missing ones computed, fastest
+    first): a deploy step, so that no bot process computes one while it plays."""
+    status = 0
+    for rules in BY_SPEED:
+        status = max(status, solve(rules, cache_dir, recompute=recompute))
+    return status
 
 
 def _banked(rules: str, games: int) -> int:

@@ -5,7 +5,10 @@ move; if so, one task per game plays that turn (and the next computer's) — set
 throw, record — with a short pause between steps so the table can follow, each step an
 ordinary `service.apply` with the version it read (so a leave, a cancel or another
 process's move in between is simply read again). On start-up every game whose player to
-move is a computer continues.
+move is a computer continues, and so does one the service finds, reconciling, that another
+process left mid-turn. When two processes hold one shard both may drive the same seat:
+each step is decided on one version and stored only if that is still the game's, so each
+is taken once, by whichever process got there first.
 """
 
 from __future__ import annotations
@@ -123,8 +126,11 @@ class ComputerPlayers:
             except NotShown:
                 pass  # stored; shown again by the next change or /poker resume
             except GameError as refusal:
-                # Someone acted in between (a leave, a cancel, a timer): read again.
-                refusals += 1
+                # Someone acted in between (a leave, a cancel, a timer, another process
+                # holding the shard taking this very step): read again. Only refusals of
+                # a game that stood still count towards giving up.
+                now = await self.service.get(game_id)
+                refusals = 0 if now is None or now.version != match.version else refusals + 1
                 if refusals >= MAX_REFUSALS:
                     log.error("game %s: %s refused %s times (%s)", game_id, seat.name,
                               refusals, refusal.code)  # fmt: skip

@@ -8,9 +8,11 @@ it after the lock is released. The service is handed its store, dice, clock, set
 publisher; it knows no view, no bot and no timer.
 
 Within a process the per-game lock serialises changes; between processes (a rolling
-deploy) the store's version check does: a save that meets a newer version reloads the
-game and tries the change once more, so the member is refused only when the change no
-longer makes sense.
+deploy, when two processes hold one shard for a while) the store's version check does: a
+save that meets a newer version reloads the game and tries the change once more, so the
+member is refused only when the change no longer makes sense; a click carrying a newer
+version than the cache reloads the game first (another process moved it). `reconcile`
+brings the cache up to date with what other processes changed.
 
 A finish rates the players (`db.ratings`) in the same transaction as the results. The
 ratings are computed here, in Python, from the ones read just before the save; no game
@@ -201,6 +203,33 @@ class GameService:
             self._cache[record.id] = match_of(record)
         return list(self._cache.values())
 
+    async def reconcile(self) -> list[Match]:
+        """Learn what other processes changed in the games of this process's shards (two
+        processes hold a shard during a rolling deploy): games they moved on are read
+        again, games they opened are loaded, games they ended are dropped. The observers
+        hear of each game read again (a computer seat to move is driven again). Returns
+        the games read again."""
+        held = dict(self._cache)
+        versions = await self.store.active_versions(shards=self.shards)
+        for game_id, match in held.items():
+            if game_id not in versions and self._cache.get(game_id) is match:
+                self._cache.pop(game_id, None)  # ended elsewhere (this process's own change
+                # since the read would have replaced the cached object)
+        changed = []
+        for game_id, version in versions.items():
+            cached = self._cache.get(game_id)
+            if cached is not None and cached.version >= version:
+                continue
+            async with self._lock(game_id):  # not in the middle of this process's change
+                cached = self._cache.get(game_id)
+                if cached is not None and cached.version >= version:
+                    continue
+                fresh = await self._reload(game_id)
+            if fresh is not None and fresh.active:
+                changed.append(fresh)
+                self._notify(cached or fresh, fresh)
+        return changed
+
     def cached(self) -> list[Match]:
         """The active matches this process holds (the timers scan them)."""
         return list(self._cache.values())
@@ -230,6 +259,13 @@ class GameService:
         match = match_of(record)
         self._remember(match)
         return match
+
+    async def refresh(self, game_id: int) -> Match | None:
+        """The match as the store has it now (under its lock: never older than the cache)."""
+        if not valid_id(game_id):
+            return None
+        async with self._lock(game_id):
+            return await self._reload(game_id)
 
     async def in_channel(self, channel_id: int) -> Match | None:
         if not valid_id(channel_id):
@@ -318,6 +354,9 @@ class GameService:
         own; a restart in between finds the message again (the publisher's self-repair)."""
         async with self._lock(game_id):
             before = await self.get(game_id)
+            if before is not None and version is not None and version > before.version:
+                # Drawn after this process's copy: another process changed the game.
+                before = await self._reload(game_id)
             if before is None or not before.active:
                 raise GameError("errors.stale")
             if version is not None and version != before.version:

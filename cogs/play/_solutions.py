@@ -13,6 +13,11 @@ says the table is being prepared; computer players `await wait(rules)`.
     await tables.wait("classic")   # the ValueTable (None for banked: no exact table)
     tables.precompute()            # start-up (STRATEGY_PRECOMPUTE): every exact table
 
+The cache directory may be shared by several bot processes: a table is computed under the
+directory's lock (`bot.strategy.computing`, an flock on the directory), so one process
+computes it and the others, waiting on the lock, load what it wrote; `python -m bot solve --all`
+fills the directory ahead of time (a deploy step) under the same locks.
+
 `precompute` loads every cached table, then computes the missing ones one after another in
 a worker PROCESS (one worker: the event loop and the GIL stay free for the bot); the worker
 writes the cache atomically and the manager loads it. From then on any computation (a hint
@@ -36,12 +41,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from bot.strategy import EXACT, ValueTable, compute, load, path_for, save
+from bot.strategy import BY_SPEED, EXACT, ValueTable, compute, computing, load, path_for, save
 
 log = logging.getLogger(__name__)
 
-# Fastest first (`python -m bench precompute`: 0.3, 2.6, 6.5 and 10.3 s on 2 cores).
-PRECOMPUTE_ORDER: tuple[str, ...] = ("classic", "yahtzee", "scandinavian", "yatzy")
+PRECOMPUTE_ORDER: tuple[str, ...] = BY_SPEED  # fastest first
 
 
 def _lower_priority() -> None:
@@ -51,10 +55,14 @@ def _lower_priority() -> None:
 
 
 def solve_to_cache(rules: str, cache_dir: str) -> float:
-    """In the worker process: compute `rules`, write it to the cache atomically; its seconds."""
-    table = compute(rules)
-    save(table, Path(cache_dir))
-    return table.seconds
+    """In the worker process: compute `rules` and write it to the cache atomically, under
+    the directory's lock; its seconds (0 when another process wrote it meanwhile)."""
+    with computing(Path(cache_dir)):
+        if load(rules, Path(cache_dir)) is not None:
+            return 0.0
+        table = compute(rules)
+        save(table, Path(cache_dir))
+        return table.seconds
 
 
 class _ClosedError(Exception):
@@ -91,11 +99,16 @@ class SolutionCache:
             except OSError:  # the worker could not write the cache: compute it here instead
                 log.warning("the worker could not cache the %s table in %s", rules, self.cache_dir)
         if table is None:
-            table = compute(rules)
-            try:
-                save(table, self.cache_dir)
-            except OSError:  # a read-only disk costs a recomputation next start, no more
-                log.warning("could not cache the %s table in %s", rules, self.cache_dir)
+            with computing(self.cache_dir):
+                table = load(rules, self.cache_dir)  # another process wrote it meanwhile
+                if table is not None:
+                    log.info("strategy table for %s: loaded (another process made it)", rules)
+                    return table
+                table = compute(rules)
+                try:
+                    save(table, self.cache_dir)
+                except OSError:  # a read-only disk costs a recomputation next start, no more
+                    log.warning("could not cache the %s table in %s", rules, self.cache_dir)
         log.info("strategy table for %s: computed in %.1f s", rules, table.seconds)
         return table
 

@@ -5,9 +5,15 @@ match (and in the store's indexed `deadline` column); one `tasks.loop` ticks eve
 seconds over the matches this process holds and fires the due ones through
 `GameService.apply` — the same lock and version check as a click, and the change
 re-checks the deadline, so a click that lands first wins and the timer does nothing. Once
-a minute it also asks the store for due games it does not hold (a process that stopped
-left them), so no deadline is forgotten; two processes firing the same one still change
-the game once (the store's version check).
+a minute it also asks the store for due games of its shards it does not hold (a process
+that stopped left them), so no deadline is forgotten, and has the service reconcile its
+cache with what other processes changed.
+
+Before acting on a due game the timer claims it in the store (`claim_due`, a lease of
+`CLAIM_LEASE`): when two processes hold one shard (a rolling deploy) only the claimer
+acts, so a deadline fires once and the other does no work at all. The version check alone
+would already make a second firing a no-op; the claim spares the duplicate move, its
+failed save and its reload, and a claimer that dies frees the game when its lease ends.
 
 A timed-out turn is played by the strategy's computer player ("perfect" when the rule
 set's table is loaded, or for banked, whose policy needs none; else "easy"); after
@@ -20,7 +26,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from discord.ext import tasks
@@ -39,6 +45,15 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 5.0
 STORE_EVERY = 12  # ticks between two looks at the store's due games (about a minute)
 GRACE = OVERDUE_GRACE
+# Long enough for a claimer to act (milliseconds), short enough that a game a dead process
+# claimed waits little; never longer than the shortest turn (30 s), so a claim cannot
+# outlive the deadline it was taken for and delay the next one.
+CLAIM_LEASE = timedelta(seconds=30)
+
+
+def overdue(match: Match, now: datetime) -> bool:
+    due = match.due_at()
+    return match.status == "playing" and due is not None and due <= now
 
 
 class TurnTimers:
@@ -59,19 +74,24 @@ class TurnTimers:
             self.solutions.preload(after.rules)
 
     async def start(self, loaded: list[Match]) -> None:
-        """Overdue turns of a restarted bot get their grace period first."""
-        now = self.service.clock()
-        for match in loaded:
-            due = match.due_at()
-            if match.status == "playing" and due is not None and due <= now:
-                try:
-                    await self.service.apply(
-                        match.id, lambda m: m.with_grace(now, GRACE), via=Notice("grace")
-                    )
-                except GameError:
-                    continue
-                except Exception:
-                    log.exception("game %s: could not give the overdue turn its grace", match.id)
+        """Overdue turns of a restarted bot get their grace period first (those it claims:
+        another process still running may be acting on them)."""
+        now, store = self.service.clock(), self.service.store
+        late = [m.id for m in loaded if overdue(m, now)]
+        claimed = await store.claim_due(now, lease=CLAIM_LEASE, ids=late) if late else []
+
+        def grace(m: Match) -> Match:
+            if not overdue(m, now):  # a click got there first
+                raise GameError("errors.stale")
+            return m.with_grace(now, GRACE)
+
+        for game_id in claimed:
+            try:
+                await self.service.apply(game_id, grace, via=Notice("grace"))
+            except GameError:
+                continue
+            except Exception:
+                log.exception("game %s: could not give the overdue turn its grace", game_id)
         if not self.loop.is_running():
             self.loop.start()
 
@@ -79,14 +99,23 @@ class TurnTimers:
         self.loop.cancel()
 
     async def tick(self) -> None:
-        now = self.service.clock()
-        due = [m.id for m in self.service.cached() if (d := m.due_at()) is not None and d <= now]
+        service, store = self.service, self.service.store
+        now = service.clock()
+        due = [m.id for m in service.cached() if (d := m.due_at()) is not None and d <= now]
         self._ticks += 1
-        if self._ticks % STORE_EVERY == 0:
-            held = set(due)
-            found = await self.service.store.due_games(now, shards=self.service.shards)
-            due += [g for g in found if g not in held]
-        for game_id in due:
+        try:
+            # A due game another process claimed (or already acted on) is not ours to
+            # fire; the reconcile below reads it again.
+            claimed = await store.claim_due(now, lease=CLAIM_LEASE, ids=due) if due else []
+            if self._ticks % STORE_EVERY == 0:
+                await service.reconcile()
+                found = await store.claim_due(now, lease=CLAIM_LEASE, shards=service.shards)
+                claimed += [g for g in found if g not in claimed]
+        except Exception:
+            # The database did not answer: try again next tick (a tasks.loop that raises ends).
+            log.exception("the turn timers could not claim the due games")
+            return
+        for game_id in claimed:
             try:
                 await self.fire(game_id, now)
             except Exception:
@@ -94,8 +123,9 @@ class TurnTimers:
                 log.exception("turn timer of game %s failed", game_id)
 
     async def fire(self, game_id: int, now: datetime) -> bool:
-        """Act on a due game; False when there was nothing to do (a click won)."""
-        match = await self.service.get(game_id)
+        """Act on a due game; False when there was nothing to do (a click won). Read from
+        the store: another process may have changed it since this one cached it."""
+        match = await self.service.refresh(game_id)
         if match is None or not match.active:
             return False
         change: Callable[[Match], Match]

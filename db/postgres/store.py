@@ -24,7 +24,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
 from urllib.parse import unquote_plus
@@ -330,6 +330,51 @@ class PostgresStore:
             now, limit, *params,
         )
         return [int(r[0]) for r in rows]
+
+    async def claim_due(
+        self,
+        now: datetime,
+        *,
+        lease: timedelta,
+        shards: Shards | None = None,
+        ids: Sequence[int] | None = None,
+        limit: int = 100,
+    ) -> list[int]:
+        """One statement: the due rows are locked as they are found, and rows another
+        process is claiming at that moment are skipped (SKIP LOCKED), never waited for; a
+        claim that committed meanwhile is seen by the re-check of the locked row."""
+        check_counts(limit=limit)
+        _aware(now)
+        if lease <= timedelta(0):
+            raise ValueError("a claim's lease must be positive")
+        params: list[Any] = [now, now + lease, limit]
+        among = ""
+        if ids is not None:
+            for game_id in ids:
+                check_ids(game_id=game_id)
+            params.append(list(ids))
+            among = f" AND id = ANY(${len(params)}::bigint[])"
+        where, shard_params = _shard_filter(shards, len(params) + 1)
+        params += shard_params
+        rows = await self._pool.fetch(
+            "UPDATE games SET claimed_until = $2, claimed_version = version"  # noqa: S608
+            " WHERE id IN (SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
+            " AND status IN ('lobby', 'playing') AND (claimed_until IS NULL"
+            " OR claimed_until <= $1 OR claimed_version <> version)"
+            f"{among}{where} ORDER BY deadline, id LIMIT $3 FOR UPDATE SKIP LOCKED)"
+            " RETURNING id, deadline",
+            *params,
+        )
+        return [int(r["id"]) for r in sorted(rows, key=lambda r: (r["deadline"], r["id"]))]
+
+    async def active_versions(self, *, shards: Shards | None = None) -> dict[int, int]:
+        where, params = _shard_filter(shards, 1)
+        rows = await self._pool.fetch(
+            "SELECT id, version FROM games WHERE status IN ('lobby', 'playing')"  # noqa: S608
+            f"{where}",
+            *params,
+        )
+        return {int(r["id"]): int(r["version"]) for r in rows}
 
     async def save(
         self,

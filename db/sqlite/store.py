@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any, Self, TypeVar, cast
@@ -307,6 +307,61 @@ class SqliteStore:
             (to_text(now), *_shard_params(shards), limit),
         )
         return [int(r[0]) for r in rows]
+
+    async def claim_due(
+        self,
+        now: datetime,
+        *,
+        lease: timedelta,
+        shards: Shards | None = None,
+        ids: Sequence[int] | None = None,
+        limit: int = 100,
+    ) -> list[int]:
+        """One write transaction (BEGIN IMMEDIATE serialises claimers). Like
+        `save_messages`, at synchronous=NORMAL: a claim lost to an OS crash only lets the
+        timer act again, which the version check makes harmless."""
+        check_counts(limit=limit)
+        if lease <= timedelta(0):
+            raise ValueError("a claim's lease must be positive")
+        stamp, until = to_text(now), to_text(now + lease)
+        among = ""
+        chosen: tuple[str, ...] = ()
+        if ids is not None:
+            for game_id in ids:
+                check_ids(game_id=game_id)
+            among, chosen = " AND id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)
+        sql = (
+            "UPDATE games SET claimed_until = ?, claimed_version = version"  # noqa: S608
+            " WHERE id IN (SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
+            " AND status IN ('lobby', 'playing') AND (claimed_until IS NULL"
+            " OR claimed_until <= ? OR claimed_version <> version)"
+            f"{among} AND {_ON_SHARDS} ORDER BY deadline, id LIMIT ?) RETURNING id, deadline"
+        )
+        params = (until, stamp, stamp, *chosen, *_shard_params(shards), limit)
+
+        def claim(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+            conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    rows = [(r[1], int(r[0])) for r in conn.execute(sql, params).fetchall()]
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            finally:
+                conn.execute("PRAGMA synchronous = FULL")
+            return rows
+
+        return [game_id for _, game_id in sorted(await self._in_thread(claim))]
+
+    async def active_versions(self, *, shards: Shards | None = None) -> dict[int, int]:
+        rows = await self._fetchall(
+            "SELECT id, version FROM games WHERE status IN ('lobby', 'playing')"  # noqa: S608
+            f" AND {_ON_SHARDS}",
+            _shard_params(shards),
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def save(
         self,

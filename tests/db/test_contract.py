@@ -86,6 +86,63 @@ async def test_deadlines_are_saved_replaced_and_cleared(store: GameStore) -> Non
     assert await store.due_games(T0 + timedelta(days=1)) == []
 
 
+LEASE = timedelta(seconds=30)
+
+
+async def test_claim_due_takes_each_due_game_once_until_its_lease_ends(store: GameStore) -> None:
+    made = [
+        await new(store, 700 + n, guild_id=GUILD_ON[n % 2], deadline=T0 + timedelta(minutes=m))
+        for n, m in enumerate([5, 1, 3, 30])
+    ]
+    now = T0 + timedelta(minutes=10)
+    assert await store.claim_due(now, lease=LEASE) == [made[1].id, made[2].id, made[0].id]
+    assert await store.claim_due(now, lease=LEASE) == []  # claimed: nobody else gets them
+    assert await store.claim_due(now + LEASE - timedelta(microseconds=1), lease=LEASE) == []
+    # The lease ran out (the claimer died before acting): the next claimer gets them.
+    assert await store.claim_due(now + LEASE, lease=LEASE) == [made[1].id, made[2].id, made[0].id]
+    # They stay due (and listed) while claimed: claiming is not acting.
+    assert await store.due_games(now) == [made[1].id, made[2].id, made[0].id]
+    with pytest.raises(ValueError, match="lease"):
+        await store.claim_due(now, lease=timedelta(0))
+
+
+async def test_claim_due_among_ids_by_shard_and_limit(store: GameStore) -> None:
+    made = [
+        await new(store, 720 + n, guild_id=GUILD_ON[n % 2], deadline=T0 + timedelta(minutes=n))
+        for n in range(4)
+    ]
+    now = T0 + timedelta(hours=1)
+    assert await store.claim_due(now, lease=LEASE, ids=[made[3].id, made[2].id, 10**9]) == [
+        made[2].id,
+        made[3].id,
+    ]
+    assert await store.claim_due(now, lease=LEASE, ids=[]) == []
+    odd = Shards(2, frozenset({1}))
+    assert await store.claim_due(now, lease=LEASE, shards=odd) == [made[1].id]
+    assert await store.claim_due(now, lease=LEASE, limit=1) == [made[0].id]
+    assert await store.claim_due(now, lease=LEASE) == []
+
+
+async def test_a_save_clears_the_claim(store: GameStore) -> None:
+    g = await new(store, 740, deadline=T0)
+    assert await store.claim_due(T0, lease=LEASE) == [g.id]
+    # The timer (or a click) saved: the next deadline is claimable once due, lease or not.
+    g = await store.save(g.id, expect_version=0, state={}, deadline=T0 + timedelta(seconds=1))
+    assert await store.claim_due(T0 + timedelta(seconds=1), lease=LEASE) == [g.id]
+    # Finished, cancelled or without a deadline: never claimed.
+    await store.save(g.id, expect_version=1, state={}, status="cancelled", deadline=T0)
+    assert await store.claim_due(T0 + timedelta(days=1), lease=LEASE) == []
+
+
+async def test_active_versions_by_shard(store: GameStore) -> None:
+    games = [await new(store, 760 + n, guild_id=GUILD_ON[n]) for n in range(3)]
+    await store.save(games[1].id, expect_version=0, state={})
+    await store.save(games[2].id, expect_version=0, state={}, status="finished")
+    assert await store.active_versions() == {games[0].id: 0, games[1].id: 1}
+    assert await store.active_versions(shards=Shards(4, frozenset({1, 2}))) == {games[1].id: 1}
+    assert await store.active_versions(shards=Shards(4, frozenset())) == {}
+
+
 async def test_times_come_back_aware_utc_to_the_microsecond(store: GameStore) -> None:
     made = datetime(2025, 6, 1, 14, 30, 15, 123456, tzinfo=timezone(timedelta(hours=3)))
     g = await new(store, 500, now=made, deadline=made + timedelta(microseconds=1))

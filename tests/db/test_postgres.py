@@ -101,6 +101,52 @@ async def test_concurrent_saves_from_two_pools_one_wins(pg) -> None:
         await b.close()
 
 
+async def test_processes_claiming_due_games_at_once_never_share_one(pg) -> None:
+    # Four pools (four processes holding the same shards) claim 200 due games at once, in
+    # batches smaller than the whole: each game goes to exactly one of them.
+    stores = [await pg.open() for _ in range(4)]
+    try:
+        made = [
+            await new(stores[0], 1000 + n, deadline=T0 + timedelta(seconds=n)) for n in range(200)
+        ]
+        now, lease = T0 + timedelta(hours=1), timedelta(seconds=30)
+
+        async def claim_all(store: PostgresStore) -> list[int]:
+            got: list[int] = []
+            while batch := await store.claim_due(now, lease=lease, limit=7):
+                got += batch
+            return got
+
+        claimed = await asyncio.gather(*(claim_all(s) for s in stores))
+        every = [g for batch in claimed for g in batch]
+        assert sorted(every) == sorted(g.id for g in made)  # each once, none left over
+        assert sum(1 for batch in claimed if batch) >= 2  # they really raced
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_a_claim_skips_rows_another_transaction_holds(pg) -> None:
+    # While one process's claim (or save) holds a due row locked, another claimer passes
+    # it by at once rather than waiting for it: SKIP LOCKED.
+    store = await pg.open()
+    conn = await pg.connect()
+    try:
+        a = await new(store, 1300, deadline=T0)
+        b = await new(store, 1301, deadline=T0 + timedelta(seconds=1))
+        async with conn.transaction():
+            await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", a.id)
+            got = await asyncio.wait_for(
+                store.claim_due(T0 + timedelta(minutes=1), lease=timedelta(seconds=30)), 5
+            )
+            assert got == [b.id]
+        assert await store.claim_due(T0 + timedelta(minutes=1), lease=timedelta(seconds=30)) == [
+            a.id
+        ]
+    finally:
+        await conn.close()
+        await store.close()
+
+
 async def test_settings_changed_by_one_process_are_seen_by_another_at_once(pg) -> None:
     a, b = await pg.open(), await pg.open()
     try:
