@@ -150,7 +150,7 @@ async def click_figures() -> None:
     simcord.Env._settle_internal = _fast_settle  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as folder:
         daily = await _dailies(Path(folder))
-        table = await _game(Path(folder))
+        table = await _game({"database_path": Path(folder) / "table.sqlite3"})
     print(f"{'click':<16}{'clicks':>8}{'median ms':>12}{'p99 ms':>10}")
     for name, samples in daily.items():
         median, p99 = _quantiles(samples)

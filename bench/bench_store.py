@@ -44,8 +44,8 @@ def snapshot() -> dict[str, Any]:
     names = [f"Player {n} ✦ Игрок" for n in range(PLAYERS)]
     game = Game.new("classic", names).to_dict()
     for card in game["cards"]:
-        for row in list(card["rows"])[: len(card["rows"]) // 2]:
-            card["rows"][row] = rng.randint(0, 30)
+        for index in range(len(card["rows"]) // 2):
+            card["rows"][index] = rng.randint(0, 30)
     game["dice"], game["throws"], game["held"] = [6, 6, 2, 5, 6], 2, [0, 1, 4]
     return {
         "game": game,
