@@ -16,7 +16,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from db import METRICS, GameStore, SeatResult, SqliteStore
+from db import METRICS, OVERALL, GameStore, RatingChange, SeatResult, SqliteStore
 
 TARGET_MS = 50.0
 RESULTS = 100_000
@@ -27,9 +27,11 @@ REPEATS = 7
 
 
 async def fill(store: GameStore, rng: random.Random) -> int:
-    """RESULTS results in games of 2–5 of MEMBERS members, one finish per save."""
+    """RESULTS results in games of 2–5 of MEMBERS members, one finish per save, each
+    with its players' new ratings (per rule set and overall) as the service writes them."""
     start = datetime(2025, 1, 1, tzinfo=UTC)
     written = games = 0
+    rated: dict[tuple[str, int], int] = {}  # (scope, member) -> rated games stored
     while written < RESULTS:
         n = min(rng.randint(2, 5), RESULTS - written)
         members = rng.sample(range(1, MEMBERS + 1), n)
@@ -49,11 +51,19 @@ async def fill(store: GameStore, rng: random.Random) -> int:
             for i, (m, t) in enumerate(zip(members, totals, strict=True))
         ]
         at = start + timedelta(minutes=games)
+        rules = rng.choice(RULES)
+        ratings = []
+        for scope in (rules, OVERALL):
+            for m in members:
+                mu, sigma = rng.uniform(15, 35), rng.uniform(1, 8)
+                before = rated.get((scope, m), 0)
+                ratings.append(RatingChange(scope, m, mu, sigma, mu - 3 * sigma, before))
+                rated[(scope, m)] = before + 1
         game = await store.create_game(
             guild_id=GUILD,
             channel_id=games,
             host_id=members[0],
-            rules=rng.choice(RULES),
+            rules=rules,
             state={},
             now=at,
         )
@@ -63,6 +73,7 @@ async def fill(store: GameStore, rng: random.Random) -> int:
             state={},
             status="finished",
             results=seats,
+            ratings=ratings,
             actions=[(0, {"type": "pass"})],
             now=at + timedelta(minutes=10),
         )

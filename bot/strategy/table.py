@@ -207,3 +207,18 @@ def load_or_compute(rules: str, cache_dir: Path) -> ValueTable:
             table = compute(rules)
             save(table, cache_dir)
     return table
+
+
+def cache_table(rules: str, cache_dir: str) -> float:
+    """`load_or_compute` for a worker process (the bot's precompute worker imports only
+    this package): write `rules`'s table to `cache_dir`, return the seconds it took to
+    compute (0 when it was cached already, or another process wrote it meanwhile)."""
+    folder = Path(cache_dir)
+    if load(rules, folder) is not None:
+        return 0.0
+    with computing(folder):
+        if load(rules, folder) is not None:
+            return 0.0
+        table = compute(rules)
+        save(table, folder)
+        return table.seconds

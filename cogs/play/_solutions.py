@@ -41,7 +41,17 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from bot.strategy import BY_SPEED, EXACT, ValueTable, compute, computing, load, path_for, save
+from bot.strategy import (
+    BY_SPEED,
+    EXACT,
+    ValueTable,
+    cache_table,
+    compute,
+    computing,
+    load,
+    path_for,
+    save,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +62,6 @@ def _lower_priority() -> None:
     """The worker's initializer: on a small machine the bot's own process comes first."""
     with contextlib.suppress(OSError):  # not permitted: same priority, still another core
         os.nice(10)
-
-
-def solve_to_cache(rules: str, cache_dir: str) -> float:
-    """In the worker process: compute `rules` and write it to the cache atomically, under
-    the directory's lock; its seconds (0 when another process wrote it meanwhile)."""
-    with computing(Path(cache_dir)):
-        if load(rules, Path(cache_dir)) is not None:
-            return 0.0
-        table = compute(rules)
-        save(table, Path(cache_dir))
-        return table.seconds
 
 
 class _ClosedError(Exception):
@@ -117,7 +116,7 @@ class SolutionCache:
         if self._closed:
             raise _ClosedError(rules)
         try:
-            seconds = pool.submit(solve_to_cache, rules, str(self.cache_dir)).result()
+            seconds = pool.submit(cache_table, rules, str(self.cache_dir)).result()
         except (RuntimeError, concurrent.futures.CancelledError) as exc:
             # submit after shutdown, a queued job cancelled, a worker ended by `close`
             # (BrokenProcessPool is a RuntimeError): the bot is stopping.

@@ -195,6 +195,9 @@ class PostgresStore:
             max_size=options.max_size,
             statement_cache_size=options.statement_cache_size,
             reset=_reset,
+            # No idle-connection timer: asyncpg would arm (and cancel) a 300-s timer at
+            # every release, one per query; a pool of a few connections may stay open.
+            max_inactive_connection_lifetime=0,
         )
         try:
             async with pool.acquire() as conn:
