@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout, installed or n
 from PIL import Image  # noqa: E402
 
 from bot.engine import Game, Leave, Pass, Score  # noqa: E402
-from bot.i18n import t  # noqa: E402
+from bot.i18n import rules_name, t  # noqa: E402
 from bot.render.image import BOX, scorecard_pngs  # noqa: E402
 
 NAMES = [
@@ -99,7 +99,8 @@ def main() -> None:
                     game, _ = game.apply(Leave(names[-1]))
                     game = play_on(game, seed=n)
                 key = "final" if final else "running"
-                title = t(f"image.titles.{key}", lang, rules=args.rules, game=42, round=game.round)
+                name = rules_name(args.rules, lang)
+                title = t(f"image.titles.{key}", lang, rules=name, game=42, round=game.round)
                 pngs = scorecard_pngs(
                     game.rules, [(c.name, c) for c in game.cards], lang, title=title, final=final
                 )
