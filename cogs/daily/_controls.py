@@ -10,19 +10,18 @@ server, from its member (someone else is told whose game it is), and on its day.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
 from bot.engine import GameError
 from bot.match import Match
 from bot.render.daily import day_text
-from cogs._edge import guard, reply, reply_language
+from cogs._edge import guard, reply_language
+from cogs._ids import GameControl, IdScheme
 from cogs.play import SolutionCache
-from cogs.play._controls import small_int
 from cogs.play._service import valid_id
 from db import GameStore
 
@@ -30,8 +29,6 @@ from ._best import BestScores
 from ._service import Dailies
 
 PREFIX = "daily"
-VERSION_MAX = 2**31 - 1
-ARG_MAX = 25
 
 
 class Finisher(Protocol):
@@ -66,24 +63,11 @@ class DailyDeps:
         return deps
 
 
-def template(action: str) -> str:
-    numbers = r"(?P<game>\d{1,20}):(?P<v>\d{1,20})"
-    return rf"{PREFIX}:{action}:{numbers}(?::(?P<arg>[\w-]{{1,{ARG_MAX}}}))?"
-
-
-def custom_id(action: str, game: int, version: int, arg: object | None = None) -> str:
-    tail = "" if arg is None else f":{arg}"
-    return f"{PREFIX}:{action}:{game}:{version}{tail}"
-
-
-def version_shown(message: Any, game: int) -> int | None:
-    """The version a message's daily controls of `game` carry (None: none shown)."""
-    for row in getattr(message, "components", None) or ():
-        for item in getattr(row, "children", ()):
-            parts = (getattr(item, "custom_id", None) or "").split(":")
-            if len(parts) >= 4 and parts[0] == PREFIX and parts[2] == str(game):
-                return small_int(parts[3], 0, VERSION_MAX)
-    return None
+IDS = IdScheme(PREFIX)
+template = IDS.template
+custom_id = IDS.custom_id
+version_shown = IDS.version_shown
+unknown_control = IDS.fallback
 
 
 CONTROLS: dict[str, type[DailyControl]] = {}
@@ -99,29 +83,8 @@ def control(action: str) -> Callable[[C], C]:
     return register
 
 
-class DailyControl(discord.ui.DynamicItem[Any], template=r"daily:(?!)"):
+class DailyControl(GameControl, template=r"daily:(?!)"):
     """A daily's control; subclasses set `action` and implement `run`."""
-
-    action: ClassVar[str] = ""
-    versioned: ClassVar[bool] = True
-
-    def __init__(self, item: Any, game: int, version: int, arg: str | None = None) -> None:
-        super().__init__(item)
-        self.game = game
-        self.version = version
-        self.arg = arg
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        _interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DailyControl:
-        game = small_int(match["game"], 1, 2**63 - 1) or 0
-        version = small_int(match["v"], 0, VERSION_MAX)
-        return cls(item, game, -1 if version is None else version, match["arg"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         deps = DailyDeps.of(interaction.client)
@@ -159,27 +122,3 @@ class DailyControl(discord.ui.DynamicItem[Any], template=r"daily:(?!)"):
         if after.status == "finished":
             await deps.finisher.deliver(interaction, after)
         return after
-
-
-_GROUP = re.compile(r"\(\?P<\w+>")
-
-
-def unknown_control(known: Iterable[type[discord.ui.DynamicItem[Any]]]) -> type[Any]:
-    """A DynamicItem for the `daily:` ids that none of `known` matches: out of date."""
-    patterns = [_GROUP.sub("(?:", cls.__discord_ui_compiled_template__.pattern) for cls in known]
-    pattern = rf"(?!(?:{'|'.join(patterns)})\Z){PREFIX}:[\s\S]*"
-
-    class UnknownDaily(discord.ui.DynamicItem[discord.ui.Button[Any]], template=pattern):
-        def __init__(self, custom_id: str) -> None:
-            super().__init__(discord.ui.Button(label="?", custom_id=custom_id[:100]))
-
-        @classmethod
-        async def from_custom_id(
-            cls, _interaction: discord.Interaction[Any], item: discord.ui.Item[Any], _m: Any, /
-        ) -> UnknownDaily:
-            return cls(getattr(item, "custom_id", None) or PREFIX)
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await reply(interaction, GameError("errors.stale").message(reply_language(interaction)))
-
-    return UnknownDaily

@@ -25,6 +25,7 @@ from cogs._edge import (
     shown_name,
     to_discord,
 )
+from cogs._ids import small_int
 
 from ._analysis import Analysis
 from ._computer import ComputerPlayers
@@ -35,7 +36,6 @@ from ._controls import (
     control,
     custom_id,
     here,
-    small_int,
     template,
     unknown_control,
     unstored,

@@ -7,6 +7,8 @@ says can be done (`can_hold`, `can_roll`, `can_pass`), never from raw state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,13 +24,13 @@ from cogs._edge import (
     shown_name,
     to_discord,
 )
+from cogs._ids import small_int
 
 from ._controls import (
     Control,
     PlayDeps,
     control,
     custom_id,
-    small_int,
     template,
     unstored,
 )
@@ -238,10 +240,34 @@ class CardButton(Control, template=template("card")):
         await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 
 
+@dataclass(frozen=True)
+class TurnControls:
+    """The ids and control classes of a turn's message: a table's, or a daily's (which
+    has its own namespace and no Hint); each class is built as `(item, game, version[, arg])`."""
+
+    custom_id: Callable[..., str]
+    hold: Callable[..., discord.ui.Item[Any]]
+    roll: Callable[..., discord.ui.Item[Any]]
+    passing: Callable[..., discord.ui.Item[Any]]
+    card: Callable[..., discord.ui.Item[Any]]
+    score: Callable[..., discord.ui.Item[Any]]
+
+
+TABLE_TURN = TurnControls(custom_id, HoldButton, RollButton, PassButton, CardButton, ScoreSelect)
+
+
 def turn_view(match: Match, *, hint: discord.ui.Item[Any] | None = None) -> discord.ui.View:
-    """Five dice (tap to hold), Roll, [Pass], Scorecard, [Hint], and the select of rows."""
+    """A table's turn: its controls in the game's language, with the Hint when given."""
+    return turn_controls(match, match.lang, TABLE_TURN, hint=hint)
+
+
+def turn_controls(
+    match: Match, lang: str, kinds: TurnControls, *, hint: discord.ui.Item[Any] | None = None
+) -> discord.ui.View:
+    """Five dice (tap to hold), Roll, [Pass], Scorecard, [Hint], and the select of rows,
+    each enabled from what the engine says the player can do now."""
     game = match.require_game()
-    lang, g, v = match.lang, match.id, match.version
+    g, v, ids = match.id, match.version, kinds.custom_id
     player = game.player
     view = discord.ui.View(timeout=None)
     for pos in range(5):
@@ -250,46 +276,46 @@ def turn_view(match: Match, *, hint: discord.ui.Item[Any] | None = None) -> disc
             label=str(game.dice[pos]) if game.dice else t("turn.die_unthrown", lang),
             emoji=HELD_MARK if held else None,
             style=HELD_STYLE if held else DIE_STYLE,
-            custom_id=custom_id("hold", g, v, pos),
+            custom_id=ids("hold", g, v, pos),
             disabled=not game.can_hold(player, pos),
             row=0,
         )
-        view.add_item(HoldButton(die, g, v, str(pos)))
+        view.add_item(kinds.hold(die, g, v, str(pos)))
     roll: discord.ui.Button[Any] = discord.ui.Button(
         label=t("turn.roll", lang),
         style=discord.ButtonStyle.primary,
-        custom_id=custom_id("roll", g, v),
+        custom_id=ids("roll", g, v),
         disabled=not game.can_roll(player),
         row=1,
     )
-    view.add_item(RollButton(roll, g, v))
+    view.add_item(kinds.roll(roll, g, v))
     if game.can_pass(player):
         passing: discord.ui.Button[Any] = discord.ui.Button(
             label=t("turn.pass", lang),
             style=discord.ButtonStyle.danger,
-            custom_id=custom_id("pass", g, v),
+            custom_id=ids("pass", g, v),
             row=1,
         )
-        view.add_item(PassButton(passing, g, v))
+        view.add_item(kinds.passing(passing, g, v))
     card: discord.ui.Button[Any] = discord.ui.Button(
         label=t("turn.card", lang),
         style=discord.ButtonStyle.secondary,
-        custom_id=custom_id("card", g, v),
+        custom_id=ids("card", g, v),
         row=1,
     )
-    view.add_item(CardButton(card, g, v))
+    view.add_item(kinds.card(card, g, v))
     if hint is not None:
         view.add_item(hint)
     options = game.options()
     if options:
         select: discord.ui.Select[Any] = discord.ui.Select(
             placeholder=t("turn.select", lang),
-            custom_id=custom_id("score", g, v),
+            custom_id=ids("score", g, v),
             options=[
                 discord.SelectOption(label=option_label(o, game.rules, lang), value=o.row)
                 for o in options[:25]
             ],
             row=2,
         )
-        view.add_item(ScoreSelect(select, g, v))
+        view.add_item(kinds.score(select, g, v))
     return unstored(view)
