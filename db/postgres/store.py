@@ -21,17 +21,17 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
 from urllib.parse import unquote_plus
 
 import asyncpg
 
 from db.ratings import HistoricGame, historic_ids, rate_history
+from db.rows import daily_line, stored_rating
+from db.rows import migrations as shipped_migrations
 from db.store import (
     ID_MAX,
     METRICS,
@@ -74,7 +74,6 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
     Connection: TypeAlias = asyncpg.pool.PoolConnectionProxy[Record]  # a pool's
     RawConnection: TypeAlias = asyncpg.Connection[Record]
 
-_MIGRATION_NAME = re.compile(r"V(\d+)__\w+\.sql")
 # pg_advisory_xact_lock key of the migrations: any fixed number no other code locks.
 _MIGRATION_LOCK = 0x6469_6365_706F_6B72  # "dicepokr"
 _ONE_ACTIVE = "games_one_active_per_channel"
@@ -82,18 +81,8 @@ _ONE_DAILY = "games_one_daily"
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) of every migration shipped in migrations/, in order."""
-    folder = resources.files(__package__ or "db.postgres").joinpath("migrations")
-    found = []
-    for entry in folder.iterdir():
-        match = _MIGRATION_NAME.fullmatch(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1, 2, 3 … without gaps: {versions}")
-    return found
+    """(version, file name, SQL) of every migration shipped in this dialect's migrations/."""
+    return shipped_migrations(__package__ or "db.postgres")
 
 
 @dataclass(frozen=True)
@@ -703,7 +692,7 @@ class PostgresStore:
             ' ORDER BY rules COLLATE "C", player_id',
             guild_id, ids, None if rules is None else list(rules),
         )
-        return [_rating(r) for r in rows]
+        return [stored_rating(r) for r in rows]
 
     # --- the daily dice ----------------------------------------------------------------
 
@@ -740,10 +729,10 @@ class PostgresStore:
         lines: list[DailyLine] = []
         for position, row in enumerate(top, 1):
             same = next((x for x in lines if x.total == row["total"]), None)
-            lines.append(_daily_line(row, same.rank if same else position, position))
+            lines.append(daily_line(row, same.rank if same else position, position))
         me = next((x for x in lines if x.player_id == member_id), None)
         if me is None and mine is not None:
-            me = _daily_line(mine, mine["ahead"] + 1, mine["before"] + 1)
+            me = daily_line(mine, mine["ahead"] + 1, mine["before"] + 1)
         return DailyBoard(guild_id, rules, day, int(count or 0), lines, me)
 
     async def daily_stats(self, guild_id: int, member_id: int) -> list[DailyStats]:
@@ -1089,30 +1078,6 @@ SELECT r.*,
      AS before
 FROM daily_results r WHERE r.guild_id = $1 AND r.rules = $2 AND r.day = $3 AND r.player_id = $4
 """
-
-
-def _daily_line(row: Record, rank: int, position: int) -> DailyLine:
-    return DailyLine(
-        rank=rank,
-        position=position,
-        player_id=row["player_id"],
-        name=row["name"],
-        total=row["total"],
-        streak=row["streak"],
-        ev_loss=row["ev_loss"],
-        game_id=row["game_id"],
-    )
-
-
-def _rating(row: Record) -> StoredRating:
-    return StoredRating(
-        rules=row["rules"],
-        player_id=row["player_id"],
-        mu=row["mu"],
-        sigma=row["sigma"],
-        ordinal=row["ordinal"],
-        games=row["games"],
-    )
 
 
 def _record(row: Record) -> GameRecord:

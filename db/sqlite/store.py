@@ -10,19 +10,19 @@ import asyncio
 import itertools
 import json
 import logging
-import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
-from importlib import resources
 from pathlib import Path
 from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
 from db.ratings import HistoricGame, historic_ids, rate_history
+from db.rows import daily_line, stored_rating
+from db.rows import migrations as shipped_migrations
 from db.store import (
     ACTIVE_STATUSES,
     ID_MAX,
@@ -59,24 +59,13 @@ from db.store import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-_MIGRATION_NAME = re.compile(r"V(\d+)__\w+\.sql")
 # Fixed width, so text order is time order (isoformat drops zero microseconds).
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def migrations() -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) of every migration shipped in db/migrations, in order."""
-    folder = resources.files(__package__ or "db.sqlite").joinpath("migrations")
-    found = []
-    for entry in folder.iterdir():
-        match = _MIGRATION_NAME.fullmatch(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1, 2, 3 … without gaps: {versions}")
-    return found
+    """(version, file name, SQL) of every migration shipped in this dialect's migrations/."""
+    return shipped_migrations(__package__ or "db.sqlite")
 
 
 def _stamp(moment: datetime | None) -> str | None:
@@ -649,7 +638,7 @@ class SqliteStore:
             sql += " AND rules IN (SELECT value FROM json_each(?))"
             params.append(json.dumps(list(rules)))
         rows = await self._fetchall(sql + " ORDER BY rules, player_id", params)
-        return [_rating(r) for r in rows]
+        return [stored_rating(r) for r in rows]
 
     # --- the daily dice ----------------------------------------------------------------
 
@@ -688,11 +677,11 @@ class SqliteStore:
         lines: list[DailyLine] = []
         for position, row in enumerate(top, 1):
             same = next((x for x in lines if x.total == row["total"]), None)
-            lines.append(_daily_line(row, same.rank if same else position, position))
+            lines.append(daily_line(row, same.rank if same else position, position))
         me = next((x for x in lines if x.player_id == member_id), None)
         if me is None and mine:
             row = mine[0]
-            me = _daily_line(row, row["ahead"] + 1, row["before"] + 1)
+            me = daily_line(row, row["ahead"] + 1, row["before"] + 1)
         return DailyBoard(guild_id, rules, day, int(count[0][0]), lines, me)
 
     async def daily_stats(self, guild_id: int, member_id: int) -> list[DailyStats]:
@@ -926,19 +915,6 @@ FROM daily_results r WHERE r.guild_id = ? AND r.rules = ? AND r.day = ? AND r.pl
 """
 
 
-def _daily_line(row: aiosqlite.Row, rank: int, position: int) -> DailyLine:
-    return DailyLine(
-        rank=rank,
-        position=position,
-        player_id=row["player_id"],
-        name=row["name"],
-        total=row["total"],
-        streak=row["streak"],
-        ev_loss=row["ev_loss"],
-        game_id=row["game_id"],
-    )
-
-
 def _daily_stats(per_rules: list[DailyStats]) -> list[DailyStats]:
     """Every rule set together first (the rule sets' streaks are separate: the longest)."""
     if not per_rules:
@@ -951,17 +927,6 @@ def _daily_stats(per_rules: list[DailyStats]) -> list[DailyStats]:
         max(x.best for x in per_rules),
     )
     return [overall, *per_rules]
-
-
-def _rating(row: aiosqlite.Row) -> StoredRating:
-    return StoredRating(
-        rules=row["rules"],
-        player_id=row["player_id"],
-        mu=row["mu"],
-        sigma=row["sigma"],
-        ordinal=row["ordinal"],
-        games=row["games"],
-    )
 
 
 def _result(row: aiosqlite.Row) -> StoredResult:
