@@ -155,11 +155,20 @@ async def serve(
 
     `ready(preview, channel, members)` is awaited once the preview serves (tests use it).
     """
+    # simcord checks discord.py's internals at import by building a throwaway client, whose
+    # start-up warnings (no voice libraries, no intents) say nothing about this bot.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    state_log = logging.getLogger("discord.state")
+    level = state_log.level
+    state_log.setLevel(logging.ERROR)
     try:
         import simcord  # noqa: PLC0415 - only the demo needs simcord at run time
         from simcord.preview import _require_preview_runtime  # noqa: PLC0415
     except ImportError:  # pragma: no cover - the demo extra is missing
         raise SystemExit("the demo needs simcord's preview: run `make demo`") from None
+    finally:
+        state_log.setLevel(level)
     try:
         _require_preview_runtime()
     except simcord.SetupError as exc:
@@ -196,23 +205,29 @@ async def serve(
             store: Any = bot.store
             if store is not None:
                 await store.update_settings(guild.id, {"images": not args.no_images})
-            async with env.preview(
-                channel, viewers=members, layout="channel", port=args.port
-            ) as view:
-                print(f"Dice poker demo: open {view.url}", flush=True)
-                print(
-                    "Type /poker new in the message box, join as the other members, and play"
-                    f" ({DISPLAY[MEMBERS[0]]} manages the server: /poker settings). Ctrl-C"
-                    " stops the demo.",
-                    flush=True,
-                )
-                if ready is not None:
-                    await ready(view, channel, members)
-                if args.seconds is None:
-                    await view.wait_closed()
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(view.wait_closed(), args.seconds)
+            try:
+                async with env.preview(
+                    channel, viewers=members, layout="channel", port=args.port
+                ) as view:
+                    print(f"Dice poker demo: open {view.url}", flush=True)
+                    print(
+                        "Type /poker new in the message box, join as the other members, and play"
+                        f" ({DISPLAY[MEMBERS[0]]} manages the server: /poker settings). Ctrl-C"
+                        " stops the demo.",
+                        flush=True,
+                    )
+                    if ready is not None:
+                        await ready(view, channel, members)
+                    if args.seconds is None:
+                        await view.wait_closed()
+                    else:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(view.wait_closed(), args.seconds)
+            except simcord.SetupError as exc:  # the port is taken: another demo running?
+                raise SystemExit(
+                    f"{exc}: is another demo running? Stop it, or choose another port:"
+                    " make demo DEMO_ARGS='--port 0' (any free one)"
+                ) from None
     finally:
         # Also on Ctrl-C: the store's thread would keep the process alive otherwise.
         if not bot.is_closed():

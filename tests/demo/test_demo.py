@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -108,5 +109,33 @@ def test_ctrl_c_stops_the_demo_at_once_and_leaves_no_folder(tmp_path):
             proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+    # No start-up noise: simcord's own check builds a client, whose voice and intent
+    # warnings are not this bot's.
+    assert "voice" not in err, err
+    assert "intent" not in err, err
     assert "demo stopped" in out
+    assert not any(p.name.startswith("dicepoker-demo-") for p in tmp_path.iterdir())
+
+
+def test_a_port_already_taken_is_one_line_and_no_folder_is_left(tmp_path):
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.demo", "--port", str(port), "--no-tables"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(port) in lines[0]
+    assert "--port 0" in lines[0]
     assert not any(p.name.startswith("dicepoker-demo-") for p in tmp_path.iterdir())
