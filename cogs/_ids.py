@@ -10,9 +10,9 @@ understands gets a polite "out of date" (`IdScheme.fallback`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
@@ -25,6 +25,7 @@ VERSION_MAX = 2**31 - 1
 ARG_MAX = 25  # an argument is a short word or number (a die position, a member id)
 
 _GROUP = re.compile(r"\(\?P<\w+>")
+C = TypeVar("C", bound="type[GameControl]")
 
 
 def small_int(text: str | None, low: int, high: int) -> int | None:
@@ -98,6 +99,18 @@ class GameControl(discord.ui.DynamicItem[Any], template=r"(?!)"):
         self.version = version
         self.arg = arg
 
+    def die(self) -> int:
+        """The die position a hold button names (0–4); anything else is out of date."""
+        position = small_int(self.arg, 0, 4)
+        if position is None:
+            raise GameError("errors.stale")
+        return position
+
+    def chosen(self) -> str | None:
+        """A select's one chosen value (None: none, or several, which no menu here allows)."""
+        values = getattr(self.item, "values", None) or []
+        return values[0] if len(values) == 1 else None
+
     @classmethod
     async def from_custom_id(
         cls,
@@ -110,3 +123,18 @@ class GameControl(discord.ui.DynamicItem[Any], template=r"(?!)"):
         game = small_int(match["game"], 1, GAME_MAX) or 0
         version = small_int(match["v"], 0, VERSION_MAX)
         return cls(item, game, -1 if version is None else version, match["arg"])
+
+
+def registrar(registry: dict[str, Any]) -> Callable[[str], Callable[[C], C]]:
+    """A feature's class decorator: `@control("hold")` names the class's action and puts
+    it in `registry` (the feature's CONTROLS, which its cog registers with discord.py)."""
+
+    def control(action: str) -> Callable[[C], C]:
+        def register(cls: C) -> C:
+            cls.action = action
+            registry[action] = cls
+            return cls
+
+        return register
+
+    return control

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import discord
 
@@ -20,7 +20,7 @@ from bot.engine import GameError
 from bot.match import Match
 from bot.render.daily import day_text
 from cogs._edge import guard, reply_language
-from cogs._ids import GameControl, IdScheme
+from cogs._ids import GameControl, IdScheme, registrar
 from cogs.play import SolutionCache
 from cogs.play._service import valid_id
 from db import GameStore
@@ -71,16 +71,7 @@ unknown_control = IDS.fallback
 
 
 CONTROLS: dict[str, type[DailyControl]] = {}
-C = TypeVar("C", bound="type[DailyControl]")
-
-
-def control(action: str) -> Callable[[C], C]:
-    def register(cls: C) -> C:
-        cls.action = action
-        CONTROLS[action] = cls
-        return cls
-
-    return register
+control = registrar(CONTROLS)  # `@control("hold")`: the class's action, registered
 
 
 class DailyControl(GameControl, template=r"daily:(?!)"):

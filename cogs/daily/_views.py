@@ -12,7 +12,6 @@ from bot.engine import GameError
 from bot.match import Match
 from bot.render import card_embed
 from cogs._edge import reply_language, to_discord
-from cogs._ids import small_int
 from cogs.play._views import TurnControls, turn_controls
 
 from ._controls import DailyControl, DailyDeps, control, custom_id, template
@@ -23,10 +22,7 @@ class HoldButton(DailyControl, template=template("hold")):
     async def run(
         self, interaction: discord.Interaction[Any], deps: DailyDeps, match: Match
     ) -> None:
-        position = small_int(self.arg, 0, 4)
-        if position is None:
-            raise GameError("errors.stale")
-        user_id = interaction.user.id
+        user_id, position = interaction.user.id, self.die()
         await self.apply(interaction, deps, lambda m: m.toggle_hold(user_id, position))
 
 
@@ -46,10 +42,9 @@ class ScoreSelect(DailyControl, template=template("score")):
     async def run(
         self, interaction: discord.Interaction[Any], deps: DailyDeps, match: Match
     ) -> None:
-        values = getattr(self.item, "values", None) or []
-        if len(values) != 1:
+        row = self.chosen()
+        if row is None:
             raise GameError("errors.stale")
-        row = values[0]
         user_id = interaction.user.id
         await self.apply(interaction, deps, lambda m: m.score(user_id, row))
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
 from bot.engine import DiceSource, GameError
 from bot.match import Match
 from cogs._edge import guard, reply_language
-from cogs._ids import GameControl, IdScheme
+from cogs._ids import GameControl, IdScheme, registrar
 from db import GameStore
 
 from ._service import GameService, Publisher, valid_id
@@ -63,18 +63,7 @@ def unstored(view: discord.ui.View) -> discord.ui.View:
 
 
 CONTROLS: dict[str, type[Control]] = {}
-C = TypeVar("C", bound="type[Control]")
-
-
-def control(action: str) -> Callable[[C], C]:
-    """Register a control class under its action name."""
-
-    def register(cls: C) -> C:
-        cls.action = action
-        CONTROLS[action] = cls
-        return cls
-
-    return register
+control = registrar(CONTROLS)  # `@control("hold")`: the class's action, registered
 
 
 class Control(GameControl, template=r"poker:(?!)"):

@@ -100,8 +100,7 @@ class ComputerSelect(Control, template=template("addbot")):
     async def run(
         self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
     ) -> None:
-        values = getattr(self.item, "values", None) or []
-        choice = values[0] if len(values) == 1 else ""
+        choice = self.chosen() or ""
         user_id = interaction.user.id
         if choice in COMPUTER_LEVELS:
             if (
@@ -183,10 +182,7 @@ class HoldButton(Control, template=template("hold")):
     async def run(
         self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
     ) -> None:
-        position = small_int(self.arg, 0, 4)
-        if position is None:
-            raise GameError("errors.stale")
-        user_id = interaction.user.id
+        user_id, position = interaction.user.id, self.die()
         await self.apply(interaction, deps, lambda m: m.toggle_hold(user_id, position))
 
 
@@ -204,11 +200,11 @@ class ScoreSelect(Control, template=template("score")):
     async def run(
         self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
     ) -> None:
-        values = getattr(self.item, "values", None) or []
-        if len(values) != 1:
+        row = self.chosen()
+        if row is None:
             raise GameError("errors.stale")
         check_permissions(interaction)
-        user_id, row = interaction.user.id, values[0]
+        user_id = interaction.user.id
         await self.apply(interaction, deps, lambda m: m.score(user_id, row))
 
 
