@@ -868,15 +868,26 @@ def warm_up() -> None:
 FILENAME = "scorecard.png"
 
 
-def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
+def picture_title(
+    game: Game, game_id: int, lang: str, *, final: bool, round_no: int | None = None
+) -> str:
+    """The first picture's heading; `round_no` as in `scorecard_embed` (the round just
+    played, when a turn's summary shows the card)."""
     rules = t(f"commands.choices.{game.rules.name}", lang)  # the name players know it by
     if final:
         return t("image.titles.final", lang, rules=rules, game=game_id)
-    return t("image.titles.running", lang, rules=rules, game=game_id, round=game.round)
+    shown = game.round if round_no is None else round_no
+    return t("image.titles.running", lang, rules=rules, game=game_id, round=shown)
 
 
 def game_pngs(
-    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, final: bool = False
+    game: Game,
+    names: Mapping[str, str],
+    game_id: int,
+    lang: str,
+    *,
+    final: bool = False,
+    round_no: int | None = None,
 ) -> list[bytes]:
     """The pictures of every card in seat order (what a game message attaches: one
     embed each, so every picture fits a phone's embed box)."""
@@ -884,6 +895,6 @@ def game_pngs(
         game.rules,
         [(names.get(c.name, c.name), c) for c in game.cards],
         lang,
-        title=picture_title(game, game_id, lang, final=final),
+        title=picture_title(game, game_id, lang, final=final, round_no=round_no),
         final=final,
     )

@@ -238,8 +238,12 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
-    """Every player's card, four columns per field (narrow enough for a phone)."""
+def scorecard_embed(
+    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, round_no: int | None = None
+) -> Embed:
+    """Every player's card, four columns per field (narrow enough for a phone); its footer
+    names `round_no` (default: the game's current round; a turn's summary names the round
+    just played, which the round's last turn has already closed)."""
     embed = Embed(title=t("card.title", lang), colour=DARK_TEAL)
     cards = list(game.cards)
     for i in range(0, len(cards), COLUMNS_PER_FIELD):
@@ -249,7 +253,11 @@ def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
         )
         embed.add_field(title, scorecard_table(game, group, names, lang))
     embed.footer = t(
-        "card.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id, round=game.round
+        "card.footer",
+        lang,
+        rules=rules_name(game.rules.name, lang),
+        game=game_id,
+        round=game.round if round_no is None else round_no,
     )
     return embed
 

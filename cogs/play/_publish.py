@@ -247,7 +247,9 @@ class DiscordPublisher:
             settings.scorecards == "round" and round_over
         )
         if shows_card and not game.finished:
-            embeds, files = self._scorecard(after, settings, final=False)
+            # The round this turn was played in: its last turn has already begun the next.
+            played = before.game.round if before.game is not None else game.round
+            embeds, files = self._scorecard(after, settings, final=False, round_no=played)
         fields: dict[str, Any] = {
             "content": summary,
             "embeds": [to_discord(e) for e in embeds],
@@ -270,20 +272,21 @@ class DiscordPublisher:
         return await self._post_turn(after, settings)
 
     def _scorecard(
-        self, match: Match, settings: GuildSettings, *, final: bool
+        self, match: Match, settings: GuildSettings, *, final: bool, round_no: int | None = None
     ) -> tuple[list[Embed], list[discord.File]]:
         """The table's scorecard: pictures (one embed each) when the server wants them,
-        else the code-block tables."""
+        else the code-block tables; `round_no` the round it closes (default: the game's)."""
         game = match.require_game()
+        card = scorecard_embed(game, match.names, match.id, match.lang, round_no=round_no)
         if not settings.images:
-            return [scorecard_embed(game, match.names, match.id, match.lang)], []
+            return [card], []
         embeds, files = [], []
-        for i, png in enumerate(game_pngs(game, match.names, match.id, match.lang, final=final)):
+        pngs = game_pngs(game, match.names, match.id, match.lang, final=final, round_no=round_no)
+        for i, png in enumerate(pngs):
             name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
             files.append(discord.File(io.BytesIO(png), filename=name))
             embeds.append(Embed(image=f"attachment://{name}"))
         if embeds:  # the picture replaces the tables, not the scorecard's title and footer
-            card = scorecard_embed(game, match.names, match.id, match.lang)
             first = embeds[0]
             first.title, first.colour, first.footer = card.title, card.colour, card.footer
         return embeds, files
