@@ -526,7 +526,7 @@ def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> li
         points = _sum_cells(x.bank_points for x in totals)
         end.append(_Column("banked", t("rows_short.banked", lang), points))
     end.append(total("total", t("image.total", lang), (x.total for x in totals)))
-    if final:
+    if final and len(cards) > 1:  # alone, the average is one's own score and the place 1
         standings = standings_of(rules, cards)
         settlement = _sum_cells((s.settlement for s in standings), sign=True)
         end.append(_Column("settlement", t("image.settlement_short", lang), settlement))
@@ -711,7 +711,8 @@ def layout(
         for i in range(len(w)):
             w[i] += spare // len(w) + (1 if i < spare % len(w) else 0)
 
-    winners = {s.name for s in standings_of(rules, cards) if s.rank == 1} if final else set()
+    ranked = final and len(cards) > 1
+    winners = {s.name for s in standings_of(rules, cards) if s.rank == 1} if ranked else set()
     seats = []
     for n, (name, card) in enumerate(players, start=1):
         lines = name_lines(name, name_w - 2 * PAD) or (t("image.seat", lang, n=n),)
@@ -828,7 +829,8 @@ def scorecard_pngs(
 
     Attach each to its own embed (a message carries up to ten): `title` (if any) heads
     the first. Row labels come from the catalog of `lang`; when `final`, each player's
-    result against the average and place are added and the winners' rows are gold.
+    result against the average and place are added and the winners' rows are gold (not
+    for one player alone: a solo game or a daily has no one to be placed against).
     """
     return [encode(paint(page)) for page in layout(rules, players, lang, title=title, final=final)]
 
@@ -875,7 +877,8 @@ def picture_title(
     played, when a turn's summary shows the card)."""
     rules = t(f"commands.choices.{game.rules.name}", lang)  # the name players know it by
     if final:
-        return t("image.titles.final", lang, rules=rules, game=game_id)
+        key = "image.titles.final" if len(game.cards) > 1 else "image.solo.title"
+        return t(key, lang, rules=rules, game=game_id)
     shown = game.round if round_no is None else round_no
     return t("image.titles.running", lang, rules=rules, game=game_id, round=shown)
 

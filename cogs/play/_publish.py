@@ -325,12 +325,14 @@ class DiscordPublisher:
     # --- drawing -----------------------------------------------------------------------------
 
     def _lobby(self, match: Match, *, by: str | None = None) -> discord.Embed:
+        # Once started, in seat order (the opening throw's), not the order they joined.
+        seated = [match.name_of(int(p)) for p in match.game.players] if match.game else None
         return to_discord(
             lobby_embed(
                 game_id=match.id,
                 rules=match.rules,
                 host=match.name_of(match.host_id),
-                players=[s.name for s in match.seats],
+                players=seated or [s.name for s in match.seats],
                 max_players=MAX_SEATS,
                 lang=match.lang,
                 status=match.status,
@@ -348,8 +350,10 @@ class DiscordPublisher:
     def _turn_fields(self, match: Match, settings: GuildSettings) -> dict[str, Any]:
         game = match.require_game()
         hint = hint_button(match) if settings.hints_allowed else None
+        computer = match.computer_to_move is not None
+        embed = turn_embed(game, match.names, match.id, match.lang, computer=computer)
         return {
-            "embeds": [to_discord(turn_embed(game, match.names, match.id, match.lang))],
+            "embeds": [to_discord(embed)],
             "view": turn_view(match, hint=hint),
         }
 

@@ -140,7 +140,26 @@ def test_only_the_host_adds_and_removes_computer_seats() -> None:
     refused("errors.stale", lambda: two.remove_computer(HOST, -5))
     fewer = two.remove_computer(HOST, -1)
     assert [s.user_id for s in fewer.seats] == [HOST, ANN, -2]
-    assert fewer.add_computer(HOST, "normal").seats[-1].user_id == -3  # a fresh seat id
+    # The computer seats keep their numbers 1, 2, … in the order they joined: "Bot 2" alone
+    # is "Bot 1" now, and the next one "Bot 2", on a fresh seat id.
+    assert fewer.seats[-1].name == "🤖 Bot 1 (perfect)"
+    again = fewer.add_computer(HOST, "normal")
+    assert [(s.user_id, s.name) for s in again.seats if s.is_bot] == [
+        (-2, "🤖 Bot 1 (perfect)"),
+        (-3, "🤖 Bot 2 (normal)"),
+    ]
+    russian = replace(again, lang="ru").remove_computer(HOST, -2)
+    assert [s.name for s in russian.seats if s.is_bot] == ["🤖 Бот 1 (средний)"]
+
+
+def test_computer_seats_added_and_removed_many_times_stay_removable() -> None:
+    opened = lobby(ANN)
+    for _ in range(20):
+        opened = opened.add_computer(HOST, "easy")
+        seat = opened.seats[-1]
+        assert seat.name == "🤖 Bot 1 (easy)"
+        opened = opened.remove_computer(HOST, seat.user_id)
+    assert [s.user_id for s in opened.seats] == [HOST, ANN]
 
 
 def test_only_the_host_starts() -> None:

@@ -30,6 +30,7 @@ from bot.render.image import (
     name_lines,
     number,
     paint,
+    picture_title,
     row_cell,
     runs,
     scorecard_pngs,
@@ -334,3 +335,25 @@ def test_numbers_read_back(value: float):
     assert float(text) == pytest.approx(round(value, 1), abs=0.051)
     assert text.startswith("-") == (float(text) < 0)
     assert "−" not in text  # one kind of minus sign everywhere: the plain one
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_played_alone_ends_in_a_score_not_in_standings(lang: str):
+    game = play("classic", NAMES[:1], seed=5)
+    assert game.finished
+    pages = image_layout_of(game, lang)
+    headers = {label.text for page in pages for label in labels(page)}
+    assert t("image.settlement_short", lang) not in headers  # "± avg 0": nobody to beat
+    assert t("image.rank", lang) not in headers  # "Place 1" of one
+    assert t("image.total", lang) in headers
+    assert picture_title(game, 7, lang, final=True) == t(
+        "image.solo.title", lang, rules=t("commands.choices.classic", lang), game=7
+    )
+    two = play("classic", NAMES[:2], seed=5)
+    assert picture_title(two, 7, lang, final=True) == t(
+        "image.titles.final", lang, rules=t("commands.choices.classic", lang), game=7
+    )
+
+
+def image_layout_of(game: Game, lang: str) -> list[Page]:
+    return layout(game.rules, seats(game), lang, title="t", final=True)
