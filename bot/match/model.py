@@ -47,6 +47,10 @@ OVERDUE_GRACE = timedelta(minutes=1)  # after a restart, an overdue turn's extra
 COMPUTER_LEVELS = ("easy", "normal", "perfect")  # bot.strategy.LEVELS
 # A turn is at most a few throws and a record; the cap only stops a policy bug looping.
 MAX_TURN_STEPS = 64
+# The server setting `scorecards` "turn" (the default) shows the table's scorecard after
+# every turn, but at a table of this many players after every round: eight pictures a
+# round would fill a phone's screen many times over.
+SCORECARD_ROUNDS_FROM = 5
 
 
 @dataclass(frozen=True)
@@ -198,6 +202,19 @@ class Match:
         if self.game is None:
             raise GameError("errors.not_started")
         return self.game
+
+    def shows_scorecard(self, setting: str, *, round_over: bool) -> bool:
+        """Whether the turn that just ended shows the table's scorecard, as the server's
+        `scorecards` setting says: "turn" (every turn; every round from
+        SCORECARD_ROUNDS_FROM players still playing), "round", or "end" (only with the
+        final standings)."""
+        game = self.game
+        if game is None or game.finished or setting == "end":
+            return False
+        playing = sum(1 for c in game.cards if not c.left)
+        if setting == "turn" and playing < SCORECARD_ROUNDS_FROM:
+            return True
+        return round_over
 
     @property
     def turn_ended(self) -> bool:

@@ -243,10 +243,7 @@ class DiscordPublisher:
         embeds: list[Embed] = []
         files: list[discord.File] = []
         round_over = before.game is not None and game.round != before.game.round
-        shows_card = settings.scorecards == "turn" or (
-            settings.scorecards == "round" and round_over
-        )
-        if shows_card and not game.finished:
+        if after.shows_scorecard(settings.scorecards, round_over=round_over):
             # The round this turn was played in: its last turn has already begun the next.
             played = before.game.round if before.game is not None else game.round
             embeds, files = self._scorecard(after, settings, final=False, round_no=played)

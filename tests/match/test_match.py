@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import RULESETS, Action, Game, GameError, Leave, Left, Pass, Roll, Score
-from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, Match, Seat
+from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, SCORECARD_ROUNDS_FROM, Match, Seat
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 TIMEOUT = timedelta(minutes=5)
@@ -668,3 +668,18 @@ def test_random_sequences_keep_eight_seats_and_agree_with_the_engine(
     replayed = Game.replay(match.rules, game.players, table.log)  # the log is the game
     assert replace(replayed, held=game.held) == game
     assert all(isinstance(a, Roll | Score | Pass | Leave) for a in table.log)
+
+
+def test_the_default_shows_a_big_tables_scorecard_every_round() -> None:
+    four = _host_first(lobby(ANN, BOB, CID))
+    assert four.shows_scorecard("turn", round_over=False)
+    five = _host_first(lobby(ANN, BOB, CID, 99))
+    assert len(five.seats) == SCORECARD_ROUNDS_FROM
+    assert not five.shows_scorecard("turn", round_over=False)
+    assert five.shows_scorecard("turn", round_over=True)
+    assert not five.shows_scorecard("end", round_over=True)  # only with the standings
+    assert five.shows_scorecard("round", round_over=True)
+    assert not four.shows_scorecard("round", round_over=False)
+    # A player who left no longer counts: four still playing see every turn again.
+    left = five.kick(HOST, 99)
+    assert left.shows_scorecard("turn", round_over=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES, catalog
+from bot.match import SCORECARD_ROUNDS_FROM
 from bot.render import image
 from tests.cogs.drive import controls, fresh, open_game, play_to_the_end, play_turn, turn_message
 
@@ -130,3 +131,21 @@ async def test_a_turns_scorecard_names_the_round_just_played(
         assert titles == [f"Scorecard · classic · game #1 · round {r}" for r in rounds]
     else:
         assert titles == []
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+async def test_by_default_a_big_table_shows_its_scorecard_every_round(table, seats):
+    """Five or more players: a card per round, not per turn (eight pictures a round would
+    be screens of channel); up to four, every turn."""
+    env, channel, ann, bob, cid = table
+    more = [channel.guild.add_member(env.create_user(n)) for n in ("dan", "eve")][: seats - 3]
+    players = {m.id: m for m in (ann, bob, cid, *more)}
+    await open_game(channel, ann, [bob, cid, *more])
+    for _ in range(2 * seats):
+        await play_turn(env, channel, players, rolls=1)
+    shown = [cards_in(m) for m in channel.history()[1:-1]]
+    assert len(shown) == 2 * seats
+    if seats < SCORECARD_ROUNDS_FROM:
+        assert shown == [1] * len(shown)
+    else:
+        assert shown == ([0] * (seats - 1) + [1]) * 2  # the card closing each round
