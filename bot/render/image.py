@@ -710,24 +710,18 @@ def layout(
     if not players:
         raise ValueError("a scorecard needs at least one player")
     cards = [card for _, card in players]
-    full = _tables(rules, cards, lang, final)
+    full: list[_Table] | None = _tables(rules, cards, lang, final)
     # Every table spans the picture with the same name column: what the widest leaves.
-    # When that is too narrow, the numbers are condensed (same height, narrower).
-    for squeeze in SQUEEZES:
-        if squeeze.sums:
-            tables = list(full)
-            widths = [_column_widths(tb, squeeze) for tb in tables]
-            if sum(widths[2]) > max(sum(widths[0]), sum(widths[1])):
-                # The totals repeat the part sums only where that costs the names nothing.
-                tables[2] = _keep(full[2], lambda c: not c.key.startswith("sum."))
-                widths[2] = _column_widths(tables[2], squeeze)
-        else:
-            tables = [_keep(full[0], lambda c: not c.sum), _keep(full[1], lambda c: not c.sum)]
-            tables.append(full[2])
-            widths = [_column_widths(tb, squeeze) for tb in tables]
-        name_w = WIDTH - 2 * MARGIN - max(sum(w) for w in widths)
-        if name_w >= NAME_MIN:
-            break
+    # When that is too narrow, the numbers are condensed (same height, narrower); when
+    # even that leaves too little, the widest table of rows is cut in two (long labels:
+    # Hindi's words), and so on.
+    while full is not None:
+        for squeeze in SQUEEZES:
+            tables, widths = _set(full, squeeze)
+            name_w = WIDTH - 2 * MARGIN - max(sum(w) for w in widths)
+            if name_w >= NAME_MIN:
+                break
+        full = None if name_w >= NAME_MIN else _halved(full)
     if squeeze != SQUEEZES[0]:
         name_w = min(name_w, NAME_MIN)  # what squeezing won goes to the numbers' spacing
     for w in widths:
@@ -806,6 +800,39 @@ def _pack(tables: int, rows: Sequence[int], title_h: int) -> list[list[tuple[int
             )
             used = PAGE_H
     return groups
+
+
+def _set(full: Sequence[_Table], squeeze: _Squeeze) -> tuple[list[_Table], list[list[int]]]:
+    """The tables (rows…, then the totals) as `squeeze` sets them, and their columns'
+    widths."""
+    *body, end = full
+    if squeeze.sums:
+        tables = [*body, end]
+        widths = [_column_widths(tb, squeeze) for tb in tables]
+        if sum(widths[-1]) > max(sum(w) for w in widths[:-1]):
+            # The totals repeat the part sums only where that costs the names nothing.
+            tables[-1] = _keep(end, lambda c: not c.key.startswith("sum."))
+            widths[-1] = _column_widths(tables[-1], squeeze)
+    else:
+        tables = [*(_keep(tb, lambda c: not c.sum) for tb in body), end]
+        widths = [_column_widths(tb, squeeze) for tb in tables]
+    return tables, widths
+
+
+def _halved(full: Sequence[_Table]) -> list[_Table] | None:
+    """`full` with its widest table of rows (set as tightly as it can be) cut in two, its
+    sums with the second half; None when that one has not four rows to cut."""
+    *body, end = full
+    tightest = SQUEEZES[-1]
+    widest = max(range(len(body)), key=lambda i: sum(_column_widths(body[i], tightest)))
+    table = body[widest]
+    rows = [c for c in table.columns if not c.sum]
+    if len(rows) < 4:
+        return None
+    half = (len(rows) + 1) // 2
+    sums = tuple(c for c in table.columns if c.sum)
+    parts = [_Table(table.key, tuple(rows[:half])), _Table(table.key, (*rows[half:], *sums))]
+    return [*body[:widest], *parts, *body[widest + 1 :], end]
 
 
 def _keep(table: _Table, keep: Callable[[_Column], bool]) -> _Table:

@@ -131,6 +131,7 @@ def test_pictures_are_measured_at_a_phones_width():
 @pytest.mark.parametrize("lang", LANGS)
 def test_pictures_are_as_wide_as_the_phone_box_allows_and_few(lang: str):
     counts = {}
+    halves = set()
     for n in (1, 2, 3, 5, 8):
         game = play("classic", NAMES[:n], seed=n, turns=4 * n)
         pages = layout(game.rules, seats(game), lang, title="t")
@@ -138,11 +139,38 @@ def test_pictures_are_as_wide_as_the_phone_box_allows_and_few(lang: str):
         assert {p.width for p in pages} == {WIDTH}
         for page in pages:
             assert page.height <= PAGE_H
-        assert [k for p in pages for k in p.tables] == ["upper", "lower", "totals"]
+        keys = [k for p in pages for k in p.tables]
+        halves.add(keys.count("lower"))  # two when the labels are words (long)
+        assert keys == ["upper", *["lower"] * keys.count("lower"), "totals"]
         counts[n] = len(pages)
+    assert len(halves) == 1  # the labels decide it, not the table's size
     assert counts[1] == counts[2] == 1
-    assert counts[8] == 3
+    assert counts[8] == 2 + halves.pop()
     assert list(counts.values()) == sorted(counts.values())
+
+
+def test_a_table_whose_labels_leave_the_names_too_little_is_cut_in_two(monkeypatch):
+    """Labels that are words (long, as a language may write them) do not squeeze the
+    names out: the lower rows become two tables, each as legible as the rest."""
+    lower = get_rules("classic").lower  # Hindi's words for them
+    hindi = ["जोड़ी", "2 जोड़ी", "तीन", "चार", "फुल", "छोटा", "बड़ा", "पोकर", "मौक़ा"]
+    words = {f"rows_short.{row}": word for row, word in zip(lower, hindi, strict=True)}
+    real = image.t
+
+    def worded(key: str, lang: str = "en", /, **values: object) -> str:
+        return words.get(key) or real(key, lang, **values)
+
+    monkeypatch.setattr(image, "t", worded)
+    game = play("classic", NAMES[:5], seed=5, turns=20)
+    pages = layout(game.rules, seats(game), "en", title="t")
+    assert [k for p in pages for k in p.tables] == ["upper", "lower", "lower", "totals"]
+    assert pages[0].name_w == image.NAME_MIN
+    pngs = [encode(paint(p)) for p in pages]
+    for png, page in zip(pngs, pages, strict=True):
+        assert min(h for _, h in text_heights(page)) >= MIN_DIGIT_PX
+        assert min(digit_heights(png, page), default=MIN_DIGIT_PX) >= MIN_DIGIT_PX
+    shown = [label.text for page in pages for label in labels(page)]
+    assert all(word in shown for word in words.values())  # every row still has its column
 
 
 @pytest.mark.parametrize("lang", LANGS)
