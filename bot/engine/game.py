@@ -184,6 +184,7 @@ class Left:
     player: str
     on_turn: bool = False  # the leaver was the player to move: their turn ended
     spent: int = 0  # banked: the banked throws the leaver's unfinished turn used
+    scratched: bool = True  # the free rows were scratched (banked: penalised at the end)
 
     @property
     def ends_turn(self) -> bool:
@@ -494,7 +495,7 @@ class Game:
             if option.row == row:
                 return option
         if self._joker()[0]:
-            raise GameError("joker_rows", rows=", ".join(o.row for o in self.options()))
+            raise GameError("joker_rows", rows=tuple(o.row for o in self.options()))
         raise GameError("not_made", row=row)
 
     def can_score(self, player: str, row: str) -> bool:
@@ -561,13 +562,13 @@ class Game:
             card = replace(old, rows=rows, left=True, unmade=old.unmade | set(free))
         game = replace(self, cards=_with(self.cards, index, card))
         if on_turn:
-            return game._advance(), Left(player, on_turn=True, spent=spent)
+            return game._advance(), Left(player, on_turn=True, spent=spent, scratched=not rs.banked)
         game = game._next()
         if all(c.left for c in game.cards) or (
             not rs.banked and all(c.complete for c in game.cards)
         ):
             game = game._finish()
-        return game, Left(player)
+        return game, Left(player, scratched=not rs.banked)
 
     # --- apply -----------------------------------------------------------------------
 
