@@ -36,7 +36,7 @@ def labels(page: Page) -> list[Label]:
     return [item for item in page.items if isinstance(item, Label)]
 
 
-DIGITS = re.compile(r"[-+]?\d+(\.\d)?")
+DIGITS = re.compile(r"[-+]?\d+([.,]\d)?")  # 21.5, or 21,5 in ru and ro
 
 
 def digit_heights(png: bytes, page: Page) -> list[int]:
