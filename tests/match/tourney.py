@@ -4,7 +4,7 @@ made-up standings (ties on purpose) or real engine games, players leaving on the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from bot.engine import Game, Leave
@@ -33,15 +33,21 @@ def signup(
     lang: str = "en",
     rules: str = "classic",
     log: list[TournamentAction] | None = None,
+    names: Sequence[str] = (),
 ) -> Tournament:
-    """A sign-up of `players` in all: the host, members 1001…, then `bots` computer players."""
+    """A sign-up of `players` in all: the host, members 1001…, then `bots` computer players
+    (members named from `names` in turn, else "member 1"…)."""
+
+    def name(i: int) -> str:
+        return names[i % len(names)] if names else f"member {i}"
+
     tn = Tournament.new(
-        id=7, channel_id=70, guild_id=700, host_id=HOST, host_name="host", rules=rules,
-        now=T0, table_size=size, advance=advance, lang=lang,
+        id=7, channel_id=70, guild_id=700, host_id=HOST, host_name=name(0) if names else "host",
+        rules=rules, now=T0, table_size=size, advance=advance, lang=lang,
     )  # fmt: skip
     steps = [tn]
     for i in range(1, players - bots):
-        steps.append(steps[-1].join(HOST + i, f"member {i}"))
+        steps.append(steps[-1].join(HOST + i, name(i)))
     levels = ("easy", "normal", "perfect")
     for i in range(bots):
         steps.append(steps[-1].add_computer(HOST, levels[i % 3]))
