@@ -56,8 +56,10 @@ def test_a_result_belongs_to_the_season_its_game_finished_in_utc():
         season_of("weekly", NOW)
 
 
-@given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2200, 1, 1)),
-       st.sampled_from(["monthly", "quarterly"]))  # fmt: skip
+@given(
+    st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2200, 1, 1)),
+    st.sampled_from(["monthly", "quarterly"]),
+)
 def test_every_instant_is_in_exactly_its_season(moment: datetime, mode: str):
     instant = moment.replace(tzinfo=UTC)
     season = season_of(mode, instant)
@@ -173,13 +175,17 @@ def test_the_podium_of_each_category():
     board = podium(season, records, skill_min=5)
     lines = dict(board.categories)
     assert [(x.place, x.name) for x in lines["wins"]] == [
-        (1, "bob"), (2, "ann"), (2, "cat"),  # a shared second place: then the fourth
-    ]  # fmt: skip
+        (1, "bob"),
+        (2, "ann"),
+        (2, "cat"),  # a shared second place: then the fourth
+    ]
     assert [x.name for x in lines["net"]] == ["dan", "ann", "cat"]
     assert [x.name for x in lines["skill"]] == ["dan", "ann", "cat"]  # bob: 3 analysed
     assert [(x.name, x.value, x.extra) for x in lines["tournaments"]] == [
-        ("ann", 1, 2), ("dan", 1, 1), ("bob", 0, 1),
-    ]  # fmt: skip
+        ("ann", 1, 2),
+        ("dan", 1, 1),
+        ("bob", 0, 1),
+    ]
     assert board.players == 6  # members only: the computer player is never on a podium
     assert [x.name for x in board.champion("wins")] == ["bob"]
     assert not board.empty

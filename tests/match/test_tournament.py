@@ -116,8 +116,12 @@ def test_the_host_opens_the_sign_up_and_is_its_first_player():
 def test_options_out_of_range_are_refused(options: dict[str, Any], code: str):
     values: dict[str, Any] = {"rules": "classic", "table_size": 4, "advance": 1, "lang": "en"}
     values.update(options)
-    refused(code, lambda: Tournament.new(id=1, channel_id=2, guild_id=3, host_id=HOST,
-                                         host_name="h", now=T0, **values))  # fmt: skip
+    refused(
+        code,
+        lambda: Tournament.new(
+            id=1, channel_id=2, guild_id=3, host_id=HOST, host_name="h", now=T0, **values
+        ),
+    )
 
 
 def test_join_leave_and_the_host_who_cannot_leave():
@@ -163,8 +167,10 @@ def test_the_host_or_a_manager_removes_players_from_the_sign_up():
     refused("tournament.not_playing", lambda: tn.remove(HOST, 5))
     assert [e.id for e in tn.remove(HOST, -1).entrants] == [HOST, HOST + 1, HOST + 2]
     assert [e.id for e in tn.remove(HOST + 1, HOST + 2, manager=True).entrants] == [
-        HOST, HOST + 1, -1,
-    ]  # fmt: skip
+        HOST,
+        HOST + 1,
+        -1,
+    ]
 
 
 def test_start_needs_two_players_and_the_host_or_a_manager():
@@ -258,8 +264,9 @@ def test_the_best_of_each_table_go_on_and_the_next_round_forms():
     after = tn.advance_round({}, T0)
     assert len(after.rounds) == 2
     assert [len(tb.seats) for tb in after.current.tables] == [3, 3]  # six go on: two tables
-    assert sorted(after.current.seeds) == sorted(p for tb in tn.current.tables
-                                                  for p in tb.seats[:2])  # fmt: skip
+    assert sorted(after.current.seeds) == sorted(
+        p for tb in tn.current.tables for p in tb.seats[:2]
+    )
 
 
 def test_a_tie_across_the_last_place_is_settled_by_one_roll_off_throw():
@@ -294,8 +301,9 @@ def test_settlement_decides_between_equal_places_before_any_roll_off():
 def test_a_result_must_name_exactly_the_players_who_sat_down():
     tn = opened(started(4))
     a, b, c, _ = tn.final.seats
-    refused("tournament.bad_action", lambda: tn.record(1, 1, standing((a, 1), (b, 2), (c, 3)),
-                                                       Dice()))  # fmt: skip
+    refused(
+        "tournament.bad_action", lambda: tn.record(1, 1, standing((a, 1), (b, 2), (c, 3)), Dice())
+    )
     refused("errors.stale", lambda: started(4).record(1, 1, [], Dice()))  # not opened yet
 
 
@@ -307,8 +315,9 @@ def test_a_forged_roll_off_is_refused_by_the_fold():
     for rolloff in ((), ((a, (6, 6, 6, 6, 6)),), ((a, (7, 1, 1, 1, 1)), (b, (1, 1, 1, 1, 1)))):
         refused("tournament.bad_action", lambda r=rolloff: tn.apply(Result(1, 1, placings, r)))
     untied = tuple(standing((a, 300), (b, 200), (c, 150), (d, 100)))
-    refused("tournament.bad_action",
-            lambda: tn.apply(Result(1, 1, untied, ((a, (1, 1, 1, 1, 1)),))))  # fmt: skip
+    refused(
+        "tournament.bad_action", lambda: tn.apply(Result(1, 1, untied, ((a, (1, 1, 1, 1, 1)),)))
+    )
 
 
 def test_placings_of_a_real_game():
@@ -452,8 +461,9 @@ def test_snapshot_replay_and_export_of_a_whole_tournament():
     final = run(tn, random.Random(8), leave=0.1, engine=True, log=log)
     assert final.status == FINISHED
     state = json.loads(json.dumps(final.to_dict()))
-    again = Tournament.from_snapshot(state, id=7, channel_id=70, guild_id=700,
-                                     status=final.status, version=3)  # fmt: skip
+    again = Tournament.from_snapshot(
+        state, id=7, channel_id=70, guild_id=700, status=final.status, version=3
+    )
     assert again == final.__class__(**{**final.__dict__, "version": 3})
     wire = json.loads(json.dumps([a.to_json() for a in log]))
     assert Tournament.replay(wire, id=7, channel_id=70, guild_id=700) == final
@@ -464,26 +474,37 @@ def test_snapshot_replay_and_export_of_a_whole_tournament():
         for table in rnd["tables"]:
             went = [p["id"] for p in table["placings"] if p["advanced"]]
             assert went == [p["id"] for p in table["advanced"]] or table["status"] == BYE
-            assert all(p["why"] in ("place", "settlement", "rolloff", "seed", "out")
-                       for p in table["placings"])  # fmt: skip
+            assert all(
+                p["why"] in ("place", "settlement", "rolloff", "seed", "out")
+                for p in table["placings"]
+            )
     assert Tournament.replay(data["actions"], id=7, channel_id=70, guild_id=700) == final
 
 
 @pytest.mark.parametrize(
     "raw",
-    [{}, {"join": {}}, {"nope": {}}, {"join": {"player": "x", "name": "a"}}, [], "x",
-     {"start": {"at": "2026-01-01T00:00:00", "draw": [], "ratings": []}}],
-)  # fmt: skip
+    [
+        {},
+        {"join": {}},
+        {"nope": {}},
+        {"join": {"player": "x", "name": "a"}},
+        [],
+        "x",
+        {"start": {"at": "2026-01-01T00:00:00", "draw": [], "ratings": []}},
+    ],
+)
 def test_a_damaged_log_entry_is_refused_politely(raw: Any):
     refused("tournament.bad_action", lambda: parse_action(raw))
 
 
 def test_a_log_must_begin_with_the_opening():
-    refused("tournament.bad_action",
-            lambda: Tournament.replay([{"join": {"player": 1, "name": "a"}}], id=1,
-                                      channel_id=2, guild_id=3))  # fmt: skip
-    refused("tournament.bad_action", lambda: Tournament.replay([], id=1, channel_id=2,
-                                                               guild_id=3))  # fmt: skip
+    refused(
+        "tournament.bad_action",
+        lambda: Tournament.replay(
+            [{"join": {"player": 1, "name": "a"}}], id=1, channel_id=2, guild_id=3
+        ),
+    )
+    refused("tournament.bad_action", lambda: Tournament.replay([], id=1, channel_id=2, guild_id=3))
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -507,8 +528,9 @@ def check_state(tn: Tournament) -> None:
         assert set(seats) <= (everyone if previous is None else previous)
         for tb in rnd.tables:
             assert len(tb.advanced) <= tb.advance < max(2, len(tb.seats))
-            assert all(tn.entrant(p).out is None or tn.entrant(p).out_round >= rnd.no
-                       for p in tb.went_on)  # fmt: skip
+            assert all(
+                tn.entrant(p).out is None or tn.entrant(p).out_round >= rnd.no for p in tb.went_on
+            )
             assert all(not pl.left for pl in tb.placings if pl.player in tb.went_on)
         previous = {p for tb in rnd.tables for p in tb.went_on}
 
@@ -543,8 +565,12 @@ def test_every_tournament_ends_with_one_champion_or_nobody_left(players, size, d
     wire = json.loads(json.dumps([a.to_json() for a in log]))
     assert Tournament.replay(wire, id=7, channel_id=70, guild_id=700) == final
     state = json.loads(json.dumps(final.to_dict()))
-    assert Tournament.from_snapshot(state, id=7, channel_id=70, guild_id=700,
-                                    status=final.status, version=0) == final  # fmt: skip
+    assert (
+        Tournament.from_snapshot(
+            state, id=7, channel_id=70, guild_id=700, status=final.status, version=0
+        )
+        == final
+    )
 
 
 @PROPERTY
@@ -618,8 +644,10 @@ def test_record_game_finds_the_table_by_its_game():
     assert done.table(1, 2).status == DONE
     assert len(done.table(1, 2).went_on) == 1
     refused("errors.stale", lambda: tn.record_game(999_999, game, random.Random(3)))
-    refused("errors.stale", lambda: tn.record_game(table.game_id, Game.new("classic", ["1"]),
-                                                   random.Random(3)))  # fmt: skip
+    refused(
+        "errors.stale",
+        lambda: tn.record_game(table.game_id, Game.new("classic", ["1"]), random.Random(3)),
+    )
 
 
 def test_made_up_standings_rank_like_the_engine():

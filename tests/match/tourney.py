@@ -42,9 +42,17 @@ def signup(
         return names[i % len(names)] if names else f"member {i}"
 
     tn = Tournament.new(
-        id=7, channel_id=70, guild_id=700, host_id=HOST, host_name=name(0) if names else "host",
-        rules=rules, now=T0, table_size=size, advance=advance, lang=lang,
-    )  # fmt: skip
+        id=7,
+        channel_id=70,
+        guild_id=700,
+        host_id=HOST,
+        host_name=name(0) if names else "host",
+        rules=rules,
+        now=T0,
+        table_size=size,
+        advance=advance,
+        lang=lang,
+    )
     steps = [tn]
     for i in range(1, players - bots):
         steps.append(steps[-1].join(HOST + i, name(i)))
