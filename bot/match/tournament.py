@@ -175,6 +175,15 @@ class Table:
     def why(self, player: int) -> str | None:
         return dict(self.advanced).get(player)
 
+    def by_place(self, seeds: Sequence[int]) -> tuple[Placing, ...]:
+        """The placings as shown: by place, then settlement, who went on before those
+        tied with them who did not, then seed (`seeds`: the round's seed order)."""
+        went = set(self.went_on)
+        return tuple(
+            sorted(self.placings, key=lambda p: (_key(p), p.player not in went,
+                                                 seeds.index(p.player)))
+        )  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seats": list(self.seats), "advance": self.advance}
         out["status"] = self.status
@@ -1232,7 +1241,7 @@ def export(tournament: Tournament, actions: Iterable[TournamentAction] = ()) -> 
         tables = []
         for tb in rnd.tables:
             placings = []
-            for p in sorted(tb.placings, key=lambda p: (_key(p), rnd.seed_of(p.player))):
+            for p in tb.by_place(rnd.seeds):
                 entry = {**who(p.player), "place": p.place, "total": p.total,
                          "settlement": p.settlement}  # fmt: skip
                 why = tb.why(p.player)
