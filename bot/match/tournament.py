@@ -241,9 +241,6 @@ class Round:
         """1-based seed in this round."""
         return self.seeds.index(player) + 1
 
-    def rating_of(self, player: int) -> float | None:
-        return dict(self.seeding).get(player)
-
     def table_of(self, player: int) -> Table | None:
         return next((tb for tb in self.tables if player in tb.seats), None)
 
@@ -745,10 +742,6 @@ class Tournament:
         if self.status != SIGNUP or self.created_at is None:
             return None
         return self.created_at + SIGNUP_TTL
-
-    @property
-    def humans(self) -> tuple[Entrant, ...]:
-        return tuple(e for e in self.entrants if not e.is_bot)
 
     # --- sign-up ------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from bot.match.tournament import (
     PLAYING,
     SIGNUP_TTL,
     WAITING,
+    WHY,
     Cancelled,
     Finished,
     Formed,
@@ -475,7 +476,7 @@ def test_snapshot_replay_and_export_of_a_whole_tournament():
             went = [p["id"] for p in table["placings"] if p["advanced"]]
             assert went == [p["id"] for p in table["advanced"]] or table["status"] == BYE
             assert all(
-                p["why"] in ("place", "settlement", "rolloff", "seed", "out")
+                p["why"] in (*WHY, "out")
                 for p in table["placings"]
             )
     assert Tournament.replay(data["actions"], id=7, channel_id=70, guild_id=700) == final
