@@ -1213,6 +1213,40 @@ def _ok(check: Any, *args: Any, **kwargs: Any) -> bool:
     return True
 
 
+# --- what a tournament counts for in the league -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished tournament counts for one player in the league (`/poker stats`,
+    the `tournaments` board and the season podium: wins, then finals)."""
+
+    player: int  # a member, or a computer player's id in this tournament
+    name: str
+    is_bot: bool
+    rounds: int  # rounds they sat at a table in (a bye counts)
+    final: bool  # they sat at the final table
+    place: int | None  # their place at the final (None: not in it, or out before it ended)
+    champion: bool
+
+
+def outcomes(tn: Tournament) -> tuple[Outcome, ...]:
+    """Every player's outcome of a finished tournament, in sign-up order; nothing for a
+    tournament that did not finish (a cancelled one counts for nobody)."""
+    if tn.status != FINISHED:
+        return ()
+    final = tn.final
+    places = {p.player: p.place for p in final.placings} if final is not None else {}
+    out = []
+    for e in tn.entrants:
+        rounds = sum(1 for rnd in tn.rounds if e.id in rnd.seeds)
+        at_final = final is not None and e.id in final.seats
+        place = places.get(e.id) if at_final and not e.out else None
+        out.append(Outcome(e.id, e.name, e.is_bot, rounds, at_final, place,
+                           e.id == tn.champion))  # fmt: skip
+    return tuple(out)
+
+
 # --- the export (`/poker export` of a tournament) -----------------------------------------
 
 

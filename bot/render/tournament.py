@@ -260,33 +260,32 @@ def _block(
 
 
 def _placed(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str:
-    """A player of a finished table: name and total; who went on marked, and why when
-    it was more than their place."""
+    """A player of a finished table: name and total, who went on marked."""
     text = f"{name(p.player)} {number(p.total)}"
-    why = tb.why(p.player)
-    if why is not None:
+    if tb.why(p.player) is not None:
         text = f"{WENT_ON} **{text}**"
-        if why in ("settlement", "rolloff", "seed"):
-            text += f" ({t(f'tournament.why_{why}', lang)})"
-    elif word := _out_word(tn, p.player, lang):
-        text += f" ({word})"
-    return text
+    return text + _note(tn, tb, p.player, lang)
 
 
 def _final_line(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str:
     line = t("tournament.final_line", lang, rank=p.place, name=name(p.player),
              total=number(p.total), settlement=number(p.settlement, sign=True))  # fmt: skip
-    why = tb.why(p.player)
-    if why is not None:
+    if tb.why(p.player) is not None:
         line = f"🏆 {line}"
-        if why in ("settlement", "rolloff", "seed"):
-            line += f" ({t(f'tournament.why_{why}', lang)})"
-    elif word := _out_word(tn, p.player, lang):
-        line += f" ({word})"
-    return line
+    return line + _note(tn, tb, p.player, lang)
+
+
+def _note(tn: Tournament, tb: Table, player: int, lang: str) -> str:
+    """Why a player went on when it was more than their place (settlement, the
+    roll-off), or why they are out (left, removed); else nothing."""
+    why = tb.why(player)
+    if why in ("settlement", "rolloff", "seed"):
+        return f" ({t(f'tournament.why_{why}', lang)})"
+    word = _out_word(tn, player, lang) if why is None else None
+    return f" ({word})" if word else ""
 
 
 def _out_word(tn: Tournament, player: int, lang: str) -> str | None:
-    """ "left" or "removed" for a player who is out so, else None."""
+    """The word for why `player` is out (left, removed); None if they are not."""
     e = tn.entrant(player)
     return t(f"tournament.out_{e.out}", lang) if e is not None and e.out else None

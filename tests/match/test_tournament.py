@@ -42,6 +42,7 @@ from bot.match.tournament import (
     export,
     form_round,
     needs_rolloff,
+    outcomes,
     parse_action,
     placings_of,
     snake,
@@ -475,10 +476,7 @@ def test_snapshot_replay_and_export_of_a_whole_tournament():
         for table in rnd["tables"]:
             went = [p["id"] for p in table["placings"] if p["advanced"]]
             assert went == [p["id"] for p in table["advanced"]] or table["status"] == BYE
-            assert all(
-                p["why"] in (*WHY, "out")
-                for p in table["placings"]
-            )
+            assert all(p["why"] in (*WHY, "out") for p in table["placings"])
     assert Tournament.replay(data["actions"], id=7, channel_id=70, guild_id=700) == final
 
 
@@ -657,3 +655,22 @@ def test_made_up_standings_rank_like_the_engine():
     placings = made_up(tn.final, tn, rng)
     for p in placings:
         assert p.place == 1 + sum(o.total > p.total for o in placings)
+
+
+def test_what_a_tournament_counts_for_in_the_league():
+    tn = opened(started(8))
+    for tb in tn.current.tables:
+        a, b, c, d = tb.seats
+        tn = tn.record(1, tb.no, standing((a, 4), (b, 3), (c, 2), (d, 1)), Dice())
+    assert outcomes(tn) == ()  # not finished yet
+    tn = opened(tn.advance_round({}, T0))
+    x, y = tn.final.seats
+    done = tn.record(2, 1, standing((x, 10), (y, 20)), Dice()).advance_round({}, T0)
+    counted = {o.player: o for o in outcomes(done)}
+    assert len(counted) == 8
+    assert counted[y].champion
+    assert (counted[y].final, counted[y].place, counted[y].rounds) == (True, 1, 2)
+    assert (counted[x].final, counted[x].place, counted[x].champion) == (True, 2, False)
+    others = [o for o in counted.values() if o.player not in (x, y)]
+    assert all(not o.final and o.place is None and o.rounds == 1 for o in others)
+    assert outcomes(opened(started(8)).cancel(HOST, T0)) == ()  # counts for nobody
