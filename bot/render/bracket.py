@@ -171,7 +171,7 @@ def _box(
     order += [p for p in tb.seats if p not in placings]
     # The totals' column: as wide as this box's widest total (bold: who went on).
     total_w = TOTAL_GAP + max(
-        (_width(number(p.total), SIZE, bold=True) for p in tb.placings), default=0
+        (_width(number(p.total, lang), SIZE, bold=True) for p in tb.placings), default=0
     )
     y = top + HEAD_H
     for n, player in enumerate(order):
@@ -195,7 +195,7 @@ def _box(
             items.append(Box((x0, (y0 + y1) // 2, x1, (y0 + y1) // 2 + 2), MUTED))
         placing = placings.get(player)
         if placing is not None:
-            total = number(placing.total)
+            total = number(placing.total, lang)
             w = _stamp(total, SIZE, went_on).mask.width
             x = right - PAD - MARK_W - w
             items.append(Label(total, x, base, colour, SIZE, went_on))

@@ -45,7 +45,7 @@ def _value(category: str, line: PodiumLine, lang: str) -> str:
     if category == "wins":
         return t("season.value_wins", lang, n=round(line.value))
     if category == "net":
-        return value_text("net", line.value)
+        return value_text("net", line.value, lang)
     if category == "skill":
         return t("season.value_skill", lang, value=f"{line.value:.2f}")
     return t("season.value_tournaments", lang, wins=t("season.value_wins", lang,

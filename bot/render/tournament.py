@@ -261,7 +261,7 @@ def _block(
 
 def _placed(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str:
     """A player of a finished table: name and total, who went on marked."""
-    text = f"{name(p.player)} {number(p.total)}"
+    text = f"{name(p.player)} {number(p.total, lang)}"
     if tb.why(p.player) is not None:
         text = f"{WENT_ON} **{text}**"
     return text + _note(tn, tb, p.player, lang)
@@ -269,7 +269,7 @@ def _placed(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str
 
 def _final_line(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str:
     line = t("tournament.final_line", lang, rank=p.place, name=name(p.player),
-             total=number(p.total), settlement=number(p.settlement, sign=True))  # fmt: skip
+             total=number(p.total, lang), settlement=number(p.settlement, lang, sign=True))  # fmt: skip
     if tb.why(p.player) is not None:
         line = f"🏆 {line}"
     return line + _note(tn, tb, p.player, lang)
