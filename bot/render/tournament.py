@@ -268,8 +268,14 @@ def _placed(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str
 
 
 def _final_line(tn: Tournament, tb: Table, p: Placing, lang: str, name: Name) -> str:
-    line = t("tournament.final_line", lang, rank=p.place, name=name(p.player),
-             total=number(p.total, lang), settlement=number(p.settlement, lang, sign=True))  # fmt: skip
+    line = t(
+        "tournament.final_line",
+        lang,
+        rank=p.place,
+        name=name(p.player),
+        total=number(p.total, lang),
+        settlement=number(p.settlement, lang, sign=True),
+    )
     if tb.why(p.player) is not None:
         line = f"🏆 {line}"
     return line + _note(tn, tb, p.player, lang)
