@@ -11,7 +11,8 @@ at its place, scaled and measured the same way.
 The floor, `image.MIN_DIGIT_PX` = 10 px: Discord's own body text on a phone has a line
 of about 15–16 px, a font of about 12–13 px, digits about 9–10 px high. A score in the
 picture must read at least as easily as the message around it; the old pictures' 7 px
-did not. (The pictures aim higher: 11–12 px, 10 px only for eight two-line names.)
+did not, nor their 8.8 px once measured at the 292 px a phone really gives them. (The
+scorecards' text is 10–11 px there.)
 """
 
 from __future__ import annotations
@@ -41,14 +42,15 @@ def labels(page: Page) -> list[Label]:
     return [item for item in page.items if isinstance(item, Label)]
 
 
-DIGITS = re.compile(r"[-+]?\d+(\.\d)?")
+DIGITS = re.compile(r"[-+]?\d+([.,]\d)?")  # 21.5, or 21,5 in ru and ro
 
 
-def digit_heights(png: bytes, page: Page) -> list[int]:
-    """The ink height, in px as a phone shows the picture, of every number in its tables."""
+def digit_heights(png: bytes, page: Page, box: tuple[int, int] = BOX) -> list[int]:
+    """The ink height, in px as a phone shows the picture (in `box`), of every number in
+    its tables."""
     img = decode(png).convert("RGB")
     assert img.size == (page.width, page.height)
-    scale = min(1.0, BOX[0] / img.width, BOX[1] / img.height)
+    scale = min(1.0, box[0] / img.width, box[1] / img.height)
     shown = img.resize(
         (round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS
     )
