@@ -109,7 +109,7 @@ def test_all_text_is_legible_on_a_phone_for_one_to_eight_long_named_players(rule
             players = seats(game)
             pages = layout(game.rules, players, lang, title=title, final=final)
             pngs = scorecard_pngs(game.rules, players, lang, title=title, final=final)
-            assert len(pngs) == len(pages)
+            assert len(pngs) == len(pages) <= 10  # a message holds ten embeds, one a picture
             heights = [digit_heights(png, page) for png, page in zip(pngs, pages, strict=True)]
             assert heights[-1], "the totals are numbers"
             for page, shown in zip(pages, heights, strict=True):  # banked's upper: ✓ and —

@@ -3,9 +3,12 @@ what they change (moved here from tests/cogs/league/test_league.py with the admi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from bot.i18n import t
+from bot.i18n import LANGUAGES, catalog, t
+from bot.match import SCORECARD_ROUNDS_FROM
 from cogs.admin import parse_duration
 
 # --- /poker settings ----------------------------------------------------------------------------
@@ -143,3 +146,11 @@ async def test_a_public_line_that_cannot_be_posted_says_the_change_was_saved(ser
     assert (await env.bot.store.guild_settings(guild.id)).hints_allowed is False
     said = [m.content for m in res.followups if m.flags.ephemeral]
     assert said == [t("errors.done_not_shown")]  # never "nothing was changed"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_default_is_named_with_the_size_the_bot_uses(lang: str) -> None:
+    """The choice and the card say the number Match.shows_scorecard uses (written out in
+    the catalog: a choice's name is sent to Discord as it is, unformatted)."""
+    said = catalog(lang)["scorecards.turn"]
+    assert re.findall(r"\d+", said) == [str(SCORECARD_ROUNDS_FROM)]
