@@ -7,6 +7,9 @@ members to join and take turns. No token, no network; the game is stored in a te
 database that disappears when the demo stops (Ctrl-C).
 
 Needs the `demo` extra (`simcord[preview]`), which the default test install leaves out.
+What the demo changes in simcord's preview so that it behaves like the bot on Discord (a
+clock in real seconds, pages that follow the game, the channel's scrolling, pictures
+checked once) is in `bot.demo.live`, each change with its cause.
 """
 
 from __future__ import annotations

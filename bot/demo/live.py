@@ -73,7 +73,18 @@ PAGE_PATCHES: tuple[tuple[str, str, str], ...] = (
         '  if (style === "R" && valid) Object.assign(time.dataset,'
         ' { relative: String(token.unix), locale: options.locale || "en-US" });\n',
     ),
-    # 3. The channel keeps to its latest message until the person scrolls it away.
+    # 3. The channel opens at its latest message (not at the oldest of the 50 it holds) and
+    # keeps to it until the person scrolls it away.
+    (
+        "timeline.js",
+        "scrollIntent: null, dropdown: null, ready: false };",
+        'scrollIntent: { policy: "bottom" }, dropdown: null, ready: false };',
+    ),
+    (
+        "timeline.js",
+        "    state.scrollIntent = null;\n",
+        '    state.scrollIntent = { policy: "bottom" }; // bot/demo/live.py\n',
+    ),
     (
         "timeline.js",
         "  function captureScrollIntent() {\n",
@@ -214,9 +225,12 @@ def patch_preview(preview: Any) -> None:
 
 
 class PictureCache(MediaWorker):
-    """simcord's picture check (a fresh, memory-limited Python process per picture) once
-    per picture and time instead of once per picture and page: the key is the picture's
-    content digest, so a cached answer is the answer."""
+    """simcord's picture check once per picture, not once per picture and page.
+
+    simcord checks each picture in a new, memory-limited Python process (a guard against
+    hostile media), one at a time, and again for every page: switching the viewer opens
+    one, so it took half a minute after a hundred pictures. The key is the picture's
+    content digest, so a kept answer is the answer."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -259,8 +273,8 @@ async def follow(env: Any, preview: Any, *, tick: float = TICK) -> None:
         await asyncio.sleep(tick)
         behind = (datetime.now(UTC) - clock.now()).total_seconds()
         if behind > 0 and env._advance_task is None:
-            # Its own task, as simcord's real-time advance: a click arriving meanwhile
-            # waits for it to finish, and it never waits for the click.
+            # In a task of its own, as simcord's own real-time advance runs: a click being
+            # settled meanwhile waits for it, and nothing waits for this loop.
             await asyncio.get_running_loop().create_task(_advance(env, clock.elapsed + behind))
         now = len(env.backend.transcript)  # every request and gateway event is written there
         if now != seen and preview._active_action is None and not preview._closed:

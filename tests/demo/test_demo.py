@@ -173,15 +173,9 @@ def run_demo(tmp_path, ready):
 async def start_with_computers(preview, channel, host, computers: int):
     """A lobby of `host` with `computers` easy computer players, started."""
     lobby = (await host.slash(channel, "poker new")).response
-    for _ in range(computers):
-        current = env_message(preview, lobby)
-        select = next(
-            c
-            for row in current.components
-            for c in (row if isinstance(row, dict) else row.to_dict())["components"]
-            if c.get("custom_id", "").startswith("poker:addbot:")
-        )
-        await host.select(lobby, ["easy"], custom_id=select["custom_id"])
+    for _ in range(computers):  # the select's custom_id carries the lobby's version
+        addbot = control_id(env_message(preview, lobby), "addbot")
+        await host.select(lobby, ["easy"], custom_id=addbot)
     await host.click(lobby, custom_id=control_id(env_message(preview, lobby), "start"))
     return lobby
 
@@ -246,7 +240,7 @@ async def test_the_clock_starts_now_and_keeps_to_the_wall_clock(tmp_path):
     await run_demo(tmp_path, ready)
     # Not 1 Jan 2026 (simcord's epoch): the day and hour of the admin trying it.
     assert abs(seen["start"]) < timedelta(minutes=1)
-    # Never ahead of the wall clock: no timer jumps it (a turn timer fires after its seconds).
+    # Never ahead of the wall clock: a turn timer fires after its seconds, not before.
     assert seen["behind"] >= -timedelta(milliseconds=50)
 
 
@@ -368,12 +362,12 @@ async def test_a_click_sent_against_an_older_publication_still_reaches_the_bot(t
 async def test_each_picture_is_checked_once_whichever_page_shows_it(tmp_path, monkeypatch):
     from simcord.preview._media import MediaWorker
 
-    decoded: list[str] = []
-    decode = MediaWorker._decode
+    checked: list[str] = []
+    check = MediaWorker._decode
 
     async def counted(self, key, blob, media_time):
-        decoded.append(key)
-        return await decode(self, key, blob, media_time)
+        checked.append(key)  # simcord's check of one picture: a new Python process
+        return await check(self, key, blob, media_time)
 
     monkeypatch.setattr(MediaWorker, "_decode", counted)
     seen: dict[str, object] = {}
@@ -401,7 +395,7 @@ async def test_each_picture_is_checked_once_whichever_page_shows_it(tmp_path, mo
     assert pictures  # the scorecard pictures
     assert all({bytes(p) for p in shown} == pictures for shown in seen["shown"])
     # One check per picture, not one per picture and page (each a new Python process).
-    assert len(decoded) == len(set(decoded)) == len(pictures)
+    assert len(checked) == len(set(checked)) == len(pictures)
 
 
 async def test_the_page_gets_the_demo_changes_to_simcords_scripts(tmp_path):
