@@ -7,6 +7,9 @@ members to join and take turns. No token, no network; the game is stored in a te
 database that disappears when the demo stops (Ctrl-C).
 
 Needs the `demo` extra (`simcord[preview]`), which the default test install leaves out.
+What the demo changes in simcord's preview so that it behaves like the bot on Discord (a
+clock in real seconds, pages that follow the game, the channel's scrolling, pictures
+checked once) is in `bot.demo.live`, each change with its cause.
 """
 
 from __future__ import annotations
@@ -175,6 +178,7 @@ async def serve(
         raise SystemExit(f"the demo needs simcord's preview: run `make demo` ({exc})") from None
 
     from bot.app import DicePokerBot  # noqa: PLC0415 - after the check above
+    from bot.demo import live  # noqa: PLC0415 - needs simcord's preview
     from bot.settings import Settings  # noqa: PLC0415
 
     settings = Settings(
@@ -188,8 +192,10 @@ async def serve(
         strategy_precompute=args.tables,
     )
     bot = DicePokerBot(settings, sync_globally=True)
+    world = simcord.run(bot, check_errors=False)
+    live.on_wall_clock(world._env)  # before it starts: see bot/demo/live.py
     try:
-        async with simcord.run(bot, check_errors=False) as env:
+        async with world as env, contextlib.AsyncExitStack() as stack:
             guild = env.create_guild("Dice Club", preferred_locale=LOCALES[args.language])
             channel = guild.create_text_channel("dice-poker")
             organiser = guild.create_role(
@@ -205,29 +211,30 @@ async def serve(
             store: Any = bot.store
             if store is not None:
                 await store.update_settings(guild.id, {"images": not args.no_images})
+            view = env.preview(channel, viewers=members, layout="channel", port=args.port)
+            live.patch_preview(view)
             try:
-                async with env.preview(
-                    channel, viewers=members, layout="channel", port=args.port
-                ) as view:
-                    print(f"Dice poker demo: open {view.url}", flush=True)
-                    print(
-                        "Type /poker new in the message box, join as the other members, and play"
-                        f" ({DISPLAY[MEMBERS[0]]} manages the server: /poker settings). Ctrl-C"
-                        " stops the demo.",
-                        flush=True,
-                    )
-                    if ready is not None:
-                        await ready(view, channel, members)
-                    if args.seconds is None:
-                        await view.wait_closed()
-                    else:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(view.wait_closed(), args.seconds)
+                await stack.enter_async_context(view)
             except simcord.SetupError as exc:  # the port is taken: another demo running?
                 raise SystemExit(
                     f"{exc}: is another demo running? Stop it, or choose another port:"
                     " make demo DEMO_ARGS='--port 0' (any free one)"
                 ) from None
+            await stack.enter_async_context(live.following(env, view))
+            print(f"Dice poker demo: open {view.url}", flush=True)
+            print(
+                "Type /poker new in the message box, join as the other members, and play"
+                f" ({DISPLAY[MEMBERS[0]]} manages the server: /poker settings). Ctrl-C"
+                " stops the demo.",
+                flush=True,
+            )
+            if ready is not None:
+                await ready(view, channel, members)
+            if args.seconds is None:
+                await view.wait_closed()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(view.wait_closed(), args.seconds)
     finally:
         # Also on Ctrl-C: the store's thread would keep the process alive otherwise.
         if not bot.is_closed():
@@ -245,7 +252,3 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(serve(args, Path(tmp) / "demo.sqlite3"))
     print("demo stopped", flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

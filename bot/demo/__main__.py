@@ -1,0 +1,7 @@
+"""`python -m bot.demo`: see the package's docstring."""
+
+import sys
+
+from bot.demo import main
+
+sys.exit(main())
