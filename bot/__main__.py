@@ -16,7 +16,7 @@ def replay(path: str) -> int:
     return replay_cli(path, stdin, sys.stdout.buffer, sys.stderr)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Dice poker for Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p_solve.add_argument("--dir", type=Path, help="table cache (default: STRATEGY_DIR)")
     p_solve.add_argument("--recompute", action="store_true", help="ignore a cached table")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.command == "replay":
         return replay(args.file)
     # The other commands load discord.py, numpy and the store: the replay needs none of it.

@@ -20,6 +20,7 @@ from bot.settings import Settings
 from cogs import admin, daily, league, play
 from cogs._edge import reply, reply_language
 from cogs._group import install, poker_group
+from cogs._ids import answer_unclaimed
 from cogs._metrics import SAVE_SECONDS
 from cogs._translator import CatalogTranslator
 from db import GameStore, open_store
@@ -107,6 +108,24 @@ class DicePokerBot(commands.Bot):
         self.daily: daily.DailyDeps | None = None
         self.health: HealthServer | None = None
         self.collections: FullCollections | None = None
+        self._controls: set[type[discord.ui.DynamicItem[Any]]] = set()
+
+    # The features' controls, known here so that a click none of them answers is answered.
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._controls.update(items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._controls.difference_update(items)
+
+    @property
+    def controls(self) -> frozenset[type[discord.ui.DynamicItem[Any]]]:
+        """Every registered control class (each feature's, and its fallback)."""
+        return frozenset(self._controls)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_unclaimed(interaction, self._controls)
 
     async def setup_hook(self) -> None:
         settings = self.settings

@@ -10,6 +10,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.engine.daily import MIN_SECRET_BYTES
 from db import Shards, sqlite_url
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+BOT_PAUSE_MAX = 60.0  # seconds: longer, and a computer player's turn would look stuck
+
 
 class Settings(BaseSettings):
     # env_ignore_empty: `.env.example` leaves optional settings as `NAME=` (DEV_GUILD_ID in
@@ -29,7 +32,7 @@ class Settings(BaseSettings):
     database_url: str | None = None
     database_path: Path = Path("data/dicepoker.sqlite3")  # older setting: the SQLite file
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: str = "INFO"  # one of LOG_LEVELS, any case
     strategy_dir: Path = Path("data/strategy")  # cached strategy tables (bot/strategy)
     # At start-up, load every cached table and compute the missing ones in a worker process
     # (minutes of CPU once, then milliseconds per start). Unset: on for a bot with a token
@@ -47,6 +50,14 @@ class Settings(BaseSettings):
     # Loopback: nothing outside the machine reaches them. In a container, 0.0.0.0 with the
     # port published on the host's loopback only (compose.yaml) keeps it so.
     metrics_host: str = "127.0.0.1"
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"it must be one of {', '.join(LOG_LEVELS)}")
+        return level
 
     @model_validator(mode="after")
     def _valid_shards(self) -> Settings:
@@ -101,6 +112,14 @@ class Settings(BaseSettings):
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
 
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)
+
+    @field_validator("bot_pause")
+    @classmethod
+    def _a_pause(cls, value: float) -> float:
+        if not 0 <= value <= BOT_PAUSE_MAX:  # also NaN, which compares false
+            raise ValueError(f"it must be a number of seconds from 0 to {BOT_PAUSE_MAX:g}")
+        return value
+
     # The daily dice's secret (at least 16 bytes; changing it changes every day's dice).
     # Unset: one is made on first use and kept in the database.
     daily_secret: SecretStr | None = None

@@ -18,7 +18,7 @@ import discord
 
 from bot.engine import GameError
 
-from ._edge import reply, reply_language
+from ._edge import guard, reply, reply_language
 
 GAME_MAX = 2**63 - 1  # the store's ids are signed 64-bit
 VERSION_MAX = 2**31 - 1
@@ -26,6 +26,28 @@ ARG_MAX = 25  # an argument is a short word or number (a die position, a member 
 
 _GROUP = re.compile(r"\(\?P<\w+>")
 C = TypeVar("C", bound="type[GameControl]")
+
+
+def claims(items: Iterable[type[Any]], custom_id: str) -> bool:
+    """Whether one of the DynamicItem classes `items` answers `custom_id`."""
+    return any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in items)
+
+
+async def answer_unclaimed(
+    interaction: discord.Interaction[Any], items: Iterable[type[Any]]
+) -> None:
+    """A click on a component no registered control answers (an id of another version of
+    the bot, hand-made, damaged, of any prefix or none: every component the bot posts is
+    a DynamicItem) gets a polite private answer instead of "This interaction failed"."""
+    if interaction.type != discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if claims(items, custom_id):
+        return
+    async with guard(interaction, reply_language(interaction), "unclaimed control",
+                     control="unclaimed"):  # fmt: skip
+        raise GameError("controls.unclaimed")
 
 
 def small_int(text: str | None, low: int, high: int) -> int | None:
@@ -70,6 +92,8 @@ class IdScheme:
         prefix = self.prefix
 
         class Unknown(discord.ui.DynamicItem[discord.ui.Button[Any]], template=pattern):
+            fallback: ClassVar[bool] = True  # answers what no control of the prefix does
+
             def __init__(self, custom_id: str) -> None:
                 super().__init__(discord.ui.Button(label="?", custom_id=custom_id[:100]))
 

@@ -290,7 +290,7 @@ class FinishedGame:
     results: list[StoredResult]  # by seat
 
 
-SCORECARDS = ("turn", "round", "end")  # when a game shows the table's scorecard
+SCORECARDS = ("turn", "round", "end")  # when a game shows its scorecard (Match.shows_scorecard)
 
 
 @dataclass(frozen=True)
@@ -304,7 +304,7 @@ class GuildSettings:
     hints_allowed: bool = True
     images: bool = False
     language: str | None = None
-    scorecards: str = "turn"  # every turn, every round, or only the final standings
+    scorecards: str = "turn"  # every turn (every round at a big table), every round, or the end
 
 
 SETTINGS_FIELDS = (

@@ -2,8 +2,9 @@
 
 Plays seeded games of 1, 2, 3, 5 and 8 players (long names in three scripts, computer
 players among them) and writes, for each language and table size, mid-game and final, a
-"phone" PNG: every picture of the message scaled as Discord scales an embed image (to fit
-400 × 300 px), one under the other, as the message shows them. Open them with any viewer.
+"phone" PNG: every picture of the message scaled as Discord scales an embed image on a
+412 px screen (to fit `image.BOX`, 292 × 300 px), one under the other, as the message
+shows them. Open them with any viewer.
 """
 
 from __future__ import annotations

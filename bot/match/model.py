@@ -47,6 +47,10 @@ OVERDUE_GRACE = timedelta(minutes=1)  # after a restart, an overdue turn's extra
 COMPUTER_LEVELS = ("easy", "normal", "perfect")  # bot.strategy.LEVELS
 # A turn is at most a few throws and a record; the cap only stops a policy bug looping.
 MAX_TURN_STEPS = 64
+# The server setting `scorecards` "turn" (the default) shows the table's scorecard after
+# every turn, but at a table of this many players after every round: eight pictures a
+# round would fill a phone's screen many times over.
+SCORECARD_ROUNDS_FROM = 5
 
 
 @dataclass(frozen=True)
@@ -199,6 +203,19 @@ class Match:
             raise GameError("errors.not_started")
         return self.game
 
+    def shows_scorecard(self, setting: str, *, round_over: bool) -> bool:
+        """Whether the turn that just ended shows the table's scorecard, as the server's
+        `scorecards` setting says: "turn" (every turn; every round from
+        SCORECARD_ROUNDS_FROM players still playing), "round", or "end" (only with the
+        final standings)."""
+        game = self.game
+        if game is None or game.finished or setting == "end":
+            return False
+        playing = sum(1 for c in game.cards if not c.left)
+        if setting == "turn" and playing < SCORECARD_ROUNDS_FROM:
+            return True
+        return round_over
+
     @property
     def turn_ended(self) -> bool:
         """Did the last change end a turn (or the game)?"""
@@ -256,10 +273,12 @@ class Match:
             raise GameError("errors.stale")
         if len(self.seats) >= MAX_SEATS:
             raise GameError("errors.lobby_full", n=MAX_SEATS)
+        # A fresh seat id (the lobby's menu names the seat to remove by it, and its options
+        # are not versioned: a stale one must not remove a newer seat); the name's number
+        # is the seat's place among the computer seats.
         seat_id = min((s.user_id for s in self.seats if s.is_bot), default=0) - 1
-        name = t("bots.name", self.lang, n=-seat_id, level=t(f"bots.level_{level}", self.lang))
-        seat = Seat(seat_id, name, is_bot=True, level=level)
-        return self._changed(seats=(*self.seats, seat))
+        seat = Seat(seat_id, "", is_bot=True, level=level)
+        return self._changed(seats=self._numbered((*self.seats, seat)))
 
     def remove_computer(self, user_id: int, seat_id: int) -> Match:
         self._require_lobby()
@@ -267,7 +286,23 @@ class Match:
         seat = self.seat(seat_id)
         if seat is None or not seat.is_bot:
             raise GameError("errors.stale")
-        return self._changed(seats=tuple(s for s in self.seats if s.user_id != seat_id))
+        return self._changed(
+            seats=self._numbered(tuple(s for s in self.seats if s.user_id != seat_id))
+        )
+
+    def _numbered(self, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """The computer seats named "Bot 1", "Bot 2", … in the order they joined, in the
+        match's language: removing one renumbers the rest (the lobby never reads "Bot 2"
+        with no Bot 1)."""
+        out, n = [], 0
+        for seat in seats:
+            if seat.is_bot:
+                n += 1
+                level = t(f"bots.level_{seat.level}", self.lang)
+                out.append(replace(seat, name=t("bots.name", self.lang, n=n, level=level)))
+            else:
+                out.append(seat)
+        return tuple(out)
 
     def start(self, user_id: int, dice: DiceSource, now: datetime) -> Match:
         self._require_lobby()

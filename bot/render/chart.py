@@ -3,8 +3,8 @@
 Bars in game order (oldest left), coloured by result (won / not), the member's average of
 those games as a dashed line, the highest and lowest score labelled on a light axis.
 
-Drawn like the scorecard pictures (`image.py`): twice the size Discord shows it on a
-phone (400 px wide), text the same sizes, so its digits are as legible as the card's;
+Drawn like the scorecard pictures (`image.py`): 2.5 times the size Discord shows it on a
+phone (292 px wide), text the same size, so its digits are as legible as the card's;
 text goes through the same glyph check, so an emoji in a member's name is left out
 rather than drawn as a box.
 """
@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from bot.i18n import DEFAULT
 
 from .image import (
-    DENSITY,
     GOLD,
     GRID,
     HEAD,
@@ -34,17 +33,20 @@ from .image import (
     fit_text,
     number,
     paint,
+    px,
     text_at,
 )
 
-HEIGHT = 460  # 230 px on a phone: well inside its 300 px box
+# In px as the phone shows them (`px`: times DENSITY).
+HEIGHT = px(230)  # inside the phone's 300 px box
 assert HEIGHT <= PAGE_H
-MARGIN = 16
-LEFT, RIGHT, TOP, BOTTOM = 104, 16, 128, 24  # the plot inside the picture
+MARGIN = px(8)
+LEFT, RIGHT, TOP, BOTTOM = px(52), px(8), px(64), px(12)  # the plot inside the picture
+DASH = px(5)  # a dash of the average's line, and the gap after it
 WON = GOLD
 PLAYED = HEAD
-BAR_MAX = 36 * DENSITY
-LINE = DENSITY  # the axis and dashes, 1 px on the phone (the dashes twice that)
+BAR_MAX = px(36)
+LINE = px(1)  # the axis and dashes, 1 px on the phone (the dashes twice that)
 
 
 def _page(
@@ -52,7 +54,7 @@ def _page(
 ) -> Page:
     items: list[Box | Label] = []
     text = fit_text(title, WIDTH - 2 * MARGIN, NAME_SIZE, bold=True)
-    items.append(text_at(text, MARGIN, MARGIN + 30, INK, bold=True, size=NAME_SIZE))
+    items.append(text_at(text, MARGIN, MARGIN + px(15), INK, bold=True, size=NAME_SIZE))
 
     low, high = min(0, *scores), max(0, *scores)  # bars grow from zero; negatives allowed
     if low == high:
@@ -73,11 +75,12 @@ def _page(
         if any(abs(y - other) < SIZE for other in placed):
             continue
         placed.append(y)
-        items.append(Box((LEFT - 8, y - LINE // 2, WIDTH - RIGHT, y + LINE // 2), GRID))
+        items.append(Box((LEFT - px(4), y - LINE // 2, WIDTH - RIGHT, y + LINE // 2), GRID))
         label = number(value, lang)
         stamp = _stamp(label)
         # Right-aligned before the axis, its digits centred on the line.
-        items.append(Label(label, LEFT - 16 - stamp.mask.width, y + round(SIZE * 0.36), MUTED))
+        x = LEFT - px(8) - stamp.mask.width
+        items.append(Label(label, x, y + round(SIZE * 0.36), MUTED))
 
     slot = plot_w / len(scores)
     bar = min(BAR_MAX, max(4.0, slot * 0.7))
@@ -91,15 +94,18 @@ def _page(
     mean = sum(scores) / len(scores)
     y = y_of(mean)
     items.extend(  # dashed
-        Box((x, y - LINE, min(x + 10, WIDTH - RIGHT), y + LINE), INK)
-        for x in range(LEFT, WIDTH - RIGHT, 20)
+        Box((x, y - LINE, min(x + DASH, WIDTH - RIGHT), y + LINE), INK)
+        for x in range(LEFT, WIDTH - RIGHT, 2 * DASH)
     )
     # The legend of the dashed line, under the title: two dashes, then "average 167.8".
-    legend = MARGIN + 76
-    dash = legend - 12
-    items.extend(Box((x, dash - LINE, x + 10, dash + LINE), INK) for x in (MARGIN, MARGIN + 20))
+    legend = MARGIN + px(38)
+    dash = legend - px(6)
+    items.extend(
+        Box((x, dash - LINE, x + DASH, dash + LINE), INK) for x in (MARGIN, MARGIN + 2 * DASH)
+    )
     label = f"{average_label}{number(round(mean, 1), lang)}"
-    items.append(text_at(fit_text(label, WIDTH - 2 * MARGIN - 44), MARGIN + 44, legend, INK))
+    indent = MARGIN + px(22)
+    items.append(text_at(fit_text(label, WIDTH - MARGIN - indent), indent, legend, INK))
     return Page(WIDTH, HEIGHT, tuple(items))
 
 

@@ -1,13 +1,16 @@
 """The scorecard as PNG pictures made for a phone: one compact table per row group.
 
-Discord shows an embed image inside a box of about 400 × 300 px on a phone and shrinks a
-larger one to fit, so a picture is only as legible as its text is at that size. Every
-picture here is exactly `WIDTH` px wide (twice the box: crisp on screens of two or three
-device pixels per px) and at most `PAGE_H` high (one tall table: `PAGE_H_MAX`), so each
-shows at about the same scale, 1/2, its digits 11–12 px high, as tall as those of the
-message around it. The table is transposed (players down, scorecard rows across,
-labelled as in the text table): the upper rows, the lower rows and the totals are three
-tables, stacked into as few pictures as fit (one for two players, three for eight).
+Discord shows an embed image inside a box on a phone and shrinks a larger one to fit:
+292 px wide on a 412 px screen (the embed's width there, measured), up to about 300 px
+high. A picture is only as legible as its text is at that size. Every picture here is
+exactly `WIDTH` px wide (2.5 times the box: crisp on screens of two or three device
+pixels per px) and at most `PAGE_H` high, so each shows at the same scale, 1/2.5, and all
+its text — numbers, names and their second lines, the column labels, the title — at one
+size whose digits are 10–11 px high there, as tall as those of the message around it
+(the tests measure it at that width). The table is transposed (players down, scorecard
+rows across, labelled as in the text table): the upper rows, the lower rows and the
+totals are three tables, stacked into as few pictures as fit (one for two players, three
+for eight; six when eight names all take two lines).
 
 Fonts come from installed packages (Noto Sans for Latin and Cyrillic, Noto Sans
 Devanagari for Hindi); nothing is downloaded at run time. A character neither font has
@@ -44,29 +47,34 @@ SHAPING = "raqm" if features.check("raqm") else "basic"
 
 RGB = tuple[int, int, int]
 
-# --- geometry, in picture pixels (the phone shows each at half size) ------------------
+# --- geometry: in px as the phone shows a picture, times DENSITY (picture pixels) --------
 
-BOX = (400, 300)  # what Discord gives an embed image on a phone, in px
-DENSITY = 2  # picture pixels per px of that box
-WIDTH = BOX[0] * DENSITY
-PAGE_H = BOX[1] * DENSITY  # several tables share a picture up to this height
-# A single table may be a little taller rather than be cut in two (eight names of two
-# lines and the title): shown at 300 / 680 its digits are still 10.6 px, above the floor
-# the tests hold (`MIN_DIGIT_PX`).
-PAGE_H_MAX = 680
+BOX = (292, 300)  # what Discord gives an embed image on a phone (a 412 px screen), in px
+DENSITY = 2.5  # picture pixels per px of that box: crisp on screens of 2–3 device px a px
+
+
+def px(size: float) -> int:
+    """`size` px as the phone shows it, in picture pixels."""
+    return round(size * DENSITY)
+
+
+WIDTH = px(BOX[0])
+PAGE_H = px(BOX[1])  # tables share a picture up to this height; a taller one is split
 MIN_DIGIT_PX = 10.0  # Discord's body text on a phone (a 15–16 px line) has 9–10 px digits
 
-SIZE = 32  # numbers and labels: 16 px on the phone, digits 12 px
-NAME_SIZE = 30  # names (bold) and the title
-SMALL = 24  # a name's second line
-ROW_H = 42
-ROW_H2 = 72  # a row whose name takes two lines
-HEAD_H = 42
-TITLE_H = 40
-MARGIN = 8  # around the tables
-GAP = 14  # between two tables of one picture
-PAD = 8  # inside a name cell, left and right
-NAME_MIN = 240  # the name column: 14 or so letters a line
+# One text size for everything a picture says (its digits 10.5 px on the phone), bold for
+# names and the title; a name's second line is as large, only not bold.
+SIZE = px(14.8)
+NAME_SIZE = SIZE
+ROW_H = px(20)
+ROW_H2 = px(38.7)  # a row whose name takes two lines
+LINE_PITCH = px(18.7)  # between the baselines of those two lines (Devanagari marks clear)
+HEAD_H = px(20)
+TITLE_H = px(20)  # a line of the title (it takes two when one would cut it)
+MARGIN = px(4)  # around the tables
+GAP = px(6.7)  # between two tables of one picture
+PAD = px(4)  # inside a name cell, left and right
+NAME_MIN = px(88)  # the name column: ten or so letters a line
 
 
 @dataclass(frozen=True)
@@ -84,10 +92,11 @@ class _Squeeze:
 # Tried in turn until the name column keeps NAME_MIN; digits keep their height throughout.
 # (A finished banked card is ten columns of penalties such as "−22": it needs the last.)
 SQUEEZES = (
-    _Squeeze(100, 8, 52),
-    _Squeeze(88, 6, 48),
-    _Squeeze(88, 6, 48, sums=False),
-    _Squeeze(76, 4, 42, sums=False),
+    _Squeeze(100, px(3.7), px(24)),
+    _Squeeze(88, px(2.7), px(22)),
+    _Squeeze(88, px(2.7), px(22), sums=False),
+    _Squeeze(76, px(2), px(19.3), sums=False),
+    _Squeeze(62, px(1.7), px(16.7), sums=False),
 )
 
 PAPER = (251, 248, 241)
@@ -301,12 +310,15 @@ class _Stamp:
         return self.dx + self.mask.width
 
 
-@lru_cache(maxsize=4096)
-def _stamp(text: str, size: int = SIZE, bold: bool = False, stretch: int = 100) -> _Stamp:
-    # Scorecards repeat the same labels and numbers over and over: laying out each string
-    # once and pasting its mask is what keeps a picture of eight players fast.
+Piece = tuple[float, Run, tuple[int, int, int, int]]  # pen position, run, its ink's box
+
+
+@lru_cache(maxsize=8192)
+def _pieces(text: str, size: int, bold: bool, stretch: int) -> tuple[Piece, ...]:
+    """Where each run of `text` starts and the box its ink covers, relative to the start
+    of the baseline: measured, not drawn (the layout measures many more than it draws)."""
     weight = _BOLD if bold else _REGULAR
-    pieces: list[tuple[float, Run, tuple[int, int, int, int]]] = []
+    pieces: list[Piece] = []
     pen = 0.0
     for run in runs(text):
         kind, s = run
@@ -326,18 +338,20 @@ def _stamp(text: str, size: int = SIZE, bold: bool = False, stretch: int = 100) 
             advance = font.getlength(s)
         pieces.append((pen, run, box))
         pen += advance
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=4096)
+def _stamp(text: str, size: int = SIZE, bold: bool = False, stretch: int = 100) -> _Stamp:
+    # Scorecards repeat the same labels and numbers over and over: laying out each string
+    # once and pasting its mask is what keeps a picture of eight players fast.
+    pieces = _pieces(text, size, bold, stretch)
     if not pieces:
         return _Stamp(Image.new("L", (1, 1)), 0, 0)
-    left = min(b[0] for *_, b in pieces)
-    top = min(b[1] for *_, b in pieces)
-    mask = Image.new(
-        "L",
-        (
-            max(1, max(b[2] for *_, b in pieces) - left),
-            max(1, max(b[3] for *_, b in pieces) - top),
-        ),
-    )
+    left, top, right, bottom = _extent(pieces)
+    mask = Image.new("L", (right - left, bottom - top))
     draw = ImageDraw.Draw(mask)
+    weight = _BOLD if bold else _REGULAR
     for x, (kind, s), _ in pieces:
         if kind == "shape":
             SHAPES[s].draw(draw, x - left, -top, size)
@@ -347,8 +361,18 @@ def _stamp(text: str, size: int = SIZE, bold: bool = False, stretch: int = 100) 
     return _Stamp(mask, left, top)
 
 
+def _extent(pieces: Sequence[Piece]) -> tuple[int, int, int, int]:
+    """The box all `pieces` cover, at least a pixel each way."""
+    left = min(b[0] for *_, b in pieces)
+    top = min(b[1] for *_, b in pieces)
+    right = max(left + 1, *(b[2] for *_, b in pieces))
+    return left, top, right, max(top + 1, *(b[3] for *_, b in pieces))
+
+
 def _width(text: str, size: int = SIZE, *, bold: bool = False, stretch: int = 100) -> int:
-    return _stamp(text, size, bold, stretch).right
+    """Where `text`'s ink ends, from the start of its baseline (as its stamp's `right`)."""
+    pieces = _pieces(text, size, bold, stretch)
+    return _extent(pieces)[2] if pieces else 1
 
 
 def _fits(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> bool:
@@ -403,7 +427,7 @@ def _initials(text: str, width: float, size: int, *, bold: bool) -> str:
 @lru_cache(maxsize=1024)
 def name_lines(name: str, width: int) -> tuple[str, ...]:
     """A player's name in `width` pixels: one line (bold, `NAME_SIZE`), or two (the second
-    smaller, `SMALL`), keeping the part that tells players apart.
+    as large, not bold: `SIZE`), keeping the part that tells players apart.
 
     "🤖 Bot 1 (perfect)" becomes "🤖 Bot 1" over "perfect"; a long name breaks at a space
     (else after "_", "-" or ".", else between letters); what still does not fit has its
@@ -417,7 +441,7 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
         return (text,)
     tail = _TAIL.fullmatch(text)
     if tail and _fits(tail[1], width, NAME_SIZE, bold=True):
-        return (tail[1], _cut(tail[2], width, SMALL))
+        return (tail[1], _cut(tail[2], width, SIZE))
 
     def fits(end: int) -> bool:
         return _fits(text[:end].rstrip(), width, NAME_SIZE, bold=True)
@@ -432,7 +456,7 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
     else:  # one long word: break it where it fills the line
         end = max(letters, default=1)
     head, rest = text[:end].rstrip(), text[end:].lstrip()
-    return (head, _initials(rest, width, SMALL, bold=False)) if rest else (head,)
+    return (head, _initials(rest, width, SIZE, bold=False)) if rest else (head,)
 
 
 # --- what the tables say ----------------------------------------------------------------
@@ -525,7 +549,7 @@ def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> li
         points = _sum_cells((x.bank_points for x in totals), lang)
         end.append(_Column("banked", t("rows_short.banked", lang), points))
     end.append(total("total", t("image.total", lang), (x.total for x in totals)))
-    if final:
+    if final and len(cards) > 1:  # alone, the average is one's own score and the place 1
         standings = standings_of(rules, cards)
         settlement = _sum_cells((s.settlement for s in standings), lang, sign=True)
         end.append(_Column("settlement", t("image.settlement_short", lang), settlement))
@@ -650,13 +674,13 @@ def _draw_table(
             name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
         else:
-            # Baselines 32 px apart: a Devanagari mark below the first line stays clear
-            # of one above the second.
-            base = y + 31
+            # Baselines LINE_PITCH apart: a Devanagari mark below the first line stays
+            # clear of one above the second.
+            base = y + (seat.height - LINE_PITCH) // 2 + round(NAME_SIZE * 0.36)
             name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
-            second = base + 32
-            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SMALL)
+            second = base + LINE_PITCH
+            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SIZE)
             items.append(line)
         mid = y + (ROW_H // 2 if len(seat.lines) == 1 else seat.height // 2)
         for col, left, w in zip(table.columns, lefts, widths, strict=True):
@@ -685,24 +709,18 @@ def layout(
     if not players:
         raise ValueError("a scorecard needs at least one player")
     cards = [card for _, card in players]
-    full = _tables(rules, cards, lang, final)
+    full: list[_Table] | None = _tables(rules, cards, lang, final)
     # Every table spans the picture with the same name column: what the widest leaves.
-    # When that is too narrow, the numbers are condensed (same height, narrower).
-    for squeeze in SQUEEZES:
-        if squeeze.sums:
-            tables = list(full)
-            widths = [_column_widths(tb, squeeze) for tb in tables]
-            if sum(widths[2]) > max(sum(widths[0]), sum(widths[1])):
-                # The totals repeat the part sums only where that costs the names nothing.
-                tables[2] = _keep(full[2], lambda c: not c.key.startswith("sum."))
-                widths[2] = _column_widths(tables[2], squeeze)
-        else:
-            tables = [_keep(full[0], lambda c: not c.sum), _keep(full[1], lambda c: not c.sum)]
-            tables.append(full[2])
-            widths = [_column_widths(tb, squeeze) for tb in tables]
-        name_w = WIDTH - 2 * MARGIN - max(sum(w) for w in widths)
-        if name_w >= NAME_MIN:
-            break
+    # When that is too narrow, the numbers are condensed (same height, narrower); when
+    # even that leaves too little, the widest table of rows is cut in two (long labels:
+    # Hindi's words), and so on.
+    while full is not None:
+        for squeeze in SQUEEZES:
+            tables, widths = _set(full, squeeze)
+            name_w = WIDTH - 2 * MARGIN - max(sum(w) for w in widths)
+            if name_w >= NAME_MIN:
+                break
+        full = None if name_w >= NAME_MIN else _halved(full)
     if squeeze != SQUEEZES[0]:
         name_w = min(name_w, NAME_MIN)  # what squeezing won goes to the numbers' spacing
     for w in widths:
@@ -710,26 +728,26 @@ def layout(
         for i in range(len(w)):
             w[i] += spare // len(w) + (1 if i < spare % len(w) else 0)
 
-    winners = {s.name for s in standings_of(rules, cards) if s.rank == 1} if final else set()
+    ranked = final and len(cards) > 1
+    winners = {s.name for s in standings_of(rules, cards) if s.rank == 1} if ranked else set()
     seats = []
     for n, (name, card) in enumerate(players, start=1):
         lines = name_lines(name, name_w - 2 * PAD) or (t("image.seat", lang, n=n),)
         if card.left and len(lines) == 1:
-            lines = (*lines, _cut(t("card.left", lang), name_w - 2 * PAD, SMALL))
+            lines = (*lines, _cut(t("card.left", lang), name_w - 2 * PAD, SIZE))
         colour = GOLD_INK if card.name in winners else MUTED if card.left else INK
         height = ROW_H if len(lines) == 1 else ROW_H2
         seats.append(_Seat(lines, colour, height, card.name in winners))
 
-    title_h = TITLE_H if title else 0
-    groups = _pack(len(tables), [s.height for s in seats], title_h)
+    heading = title_lines(title, WIDTH - 2 * MARGIN - 2 * PAD) if title else ()
+    groups = _pack(len(tables), [s.height for s in seats], TITLE_H * len(heading))
     pages = []
     for p, group in enumerate(groups):
         items: list[Box | Label] = []
         y = MARGIN
-        if p == 0 and title:
-            text = fit_text(title, WIDTH - 2 * MARGIN - 2 * PAD, NAME_SIZE, bold=True)
+        for line in heading if p == 0 else ():
             base = y + TITLE_H // 2 + round(NAME_SIZE * 0.36)
-            items.append(text_at(text, MARGIN + PAD, base, INK, bold=True, size=NAME_SIZE))
+            items.append(text_at(line, MARGIN + PAD, base, INK, bold=True, size=NAME_SIZE))
             y += TITLE_H
         for k, (i, part) in enumerate(group):
             if k:
@@ -743,11 +761,25 @@ def layout(
     return pages
 
 
+def title_lines(title: str, width: int) -> tuple[str, ...]:
+    """The title in one line of `width` pixels, else two broken after a " · " (the rest
+    cut with "…"): "Scorecard · classic · game #12" over "round 3"."""
+    text = drawable(title)
+    if _fits(text, width, NAME_SIZE, bold=True):
+        return (text,)
+    parts = text.split(" · ")
+    for n in range(len(parts) - 1, 0, -1):
+        head = " · ".join(parts[:n])
+        if _fits(head, width, NAME_SIZE, bold=True):
+            return (head, _cut(" · ".join(parts[n:]), width, NAME_SIZE, bold=True))
+    return (_cut(text, width, NAME_SIZE, bold=True),)
+
+
 def _pack(tables: int, rows: Sequence[int], title_h: int) -> list[list[tuple[int, range]]]:
     """Which tables (and which of their rows) each picture holds, the title atop the first.
 
     Tables of `rows` heights stack into a picture up to PAGE_H; one too tall even alone
-    for PAGE_H_MAX is split into pictures of even runs of rows, which nothing joins.
+    is split into pictures of even runs of rows, which nothing joins.
     """
     every = range(len(rows))
     height = HEAD_H + sum(rows)
@@ -758,15 +790,48 @@ def _pack(tables: int, rows: Sequence[int], title_h: int) -> list[list[tuple[int
         if groups and used + GAP + height + 2 * MARGIN <= PAGE_H:
             groups[-1].append((i, every))
             used += GAP + height
-        elif head + height + 2 * MARGIN <= PAGE_H_MAX:
+        elif head + height + 2 * MARGIN <= PAGE_H:
             groups.append([(i, every)])
             used = head + height
         else:
             groups.extend(
-                [(i, part)] for part in _split(rows, PAGE_H_MAX - 2 * MARGIN - HEAD_H - head)
+                [(i, part)] for part in _split(rows, PAGE_H - 2 * MARGIN - HEAD_H - head)
             )
             used = PAGE_H
     return groups
+
+
+def _set(full: Sequence[_Table], squeeze: _Squeeze) -> tuple[list[_Table], list[list[int]]]:
+    """The tables (rows…, then the totals) as `squeeze` sets them, and their columns'
+    widths."""
+    *body, end = full
+    if squeeze.sums:
+        tables = [*body, end]
+        widths = [_column_widths(tb, squeeze) for tb in tables]
+        if sum(widths[-1]) > max(sum(w) for w in widths[:-1]):
+            # The totals repeat the part sums only where that costs the names nothing.
+            tables[-1] = _keep(end, lambda c: not c.key.startswith("sum."))
+            widths[-1] = _column_widths(tables[-1], squeeze)
+    else:
+        tables = [*(_keep(tb, lambda c: not c.sum) for tb in body), end]
+        widths = [_column_widths(tb, squeeze) for tb in tables]
+    return tables, widths
+
+
+def _halved(full: Sequence[_Table]) -> list[_Table] | None:
+    """`full` with its widest table of rows (set as tightly as it can be) cut in two, its
+    sums with the second half; None when that one has not four rows to cut."""
+    *body, end = full
+    tightest = SQUEEZES[-1]
+    widest = max(range(len(body)), key=lambda i: sum(_column_widths(body[i], tightest)))
+    table = body[widest]
+    rows = [c for c in table.columns if not c.sum]
+    if len(rows) < 4:
+        return None
+    half = (len(rows) + 1) // 2
+    sums = tuple(c for c in table.columns if c.sum)
+    parts = [_Table(table.key, tuple(rows[:half])), _Table(table.key, (*rows[half:], *sums))]
+    return [*body[:widest], *parts, *body[widest + 1 :], end]
 
 
 def _keep(table: _Table, keep: Callable[[_Column], bool]) -> _Table:
@@ -804,12 +869,18 @@ def paint(page: Page) -> Image.Image:
     return image
 
 
+PALETTE = 128  # colours of an encoded picture: its flat fills and the text's edges
+
+
 def encode(image: Image.Image) -> bytes:
-    """`image` as PNG bytes."""
+    """`image` as PNG bytes, with a palette of its own colours (a byte a pixel instead of
+    three: a third of the encoding time and half the bytes of RGB, the text's edges within
+    a few levels of the painted ones)."""
     out = io.BytesIO()
+    palette = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
     # compresses to a few tens of kilobytes.
-    image.save(out, "PNG", compress_level=1)
+    palette.save(out, "PNG", compress_level=1)
     return out.getvalue()
 
 
@@ -823,11 +894,13 @@ def scorecard_pngs(
 ) -> list[bytes]:
     """The scorecards of `players` (display name, card) in seat order as PNG pictures, in
     display order: the upper rows, the lower rows and the totals, as few pictures as keep
-    them legible on a phone (one for up to two or three players, three for eight).
+    them legible on a phone (one for up to two or three players, three for eight; more
+    when long names take two lines).
 
     Attach each to its own embed (a message carries up to ten): `title` (if any) heads
     the first. Row labels come from the catalog of `lang`; when `final`, each player's
-    result against the average and place are added and the winners' rows are gold.
+    result against the average and place are added and the winners' rows are gold (not
+    for one player alone: a solo game or a daily has no one to be placed against).
     """
     return [encode(paint(page)) for page in layout(rules, players, lang, title=title, final=final)]
 
@@ -841,7 +914,7 @@ def warm_up() -> None:
     """
     sample = "0123456789 −+—…. Total Итого Față जोड़ी संभावना"
     # Names and titles are never condensed, numbers and labels may be.
-    fonts = [(size, 100) for size in (NAME_SIZE, SMALL)]
+    fonts = [(NAME_SIZE, 100), (SIZE, 100)]
     fonts += [(SIZE, stretch) for stretch in sorted({s.stretch for s in SQUEEZES})]
     for weight in (_REGULAR, _BOLD):
         for devanagari in (False, True):
@@ -867,15 +940,27 @@ def warm_up() -> None:
 FILENAME = "scorecard.png"
 
 
-def picture_title(game: Game, game_id: int, lang: str, *, final: bool) -> str:
+def picture_title(
+    game: Game, game_id: int, lang: str, *, final: bool, round_no: int | None = None
+) -> str:
+    """The first picture's heading; `round_no` as in `scorecard_embed` (the round just
+    played, when a turn's summary shows the card)."""
     rules = t(f"commands.choices.{game.rules.name}", lang)  # the name players know it by
     if final:
-        return t("image.titles.final", lang, rules=rules, game=game_id)
-    return t("image.titles.running", lang, rules=rules, game=game_id, round=game.round)
+        key = "image.titles.final" if len(game.cards) > 1 else "image.solo.title"
+        return t(key, lang, rules=rules, game=game_id)
+    shown = game.round if round_no is None else round_no
+    return t("image.titles.running", lang, rules=rules, game=game_id, round=shown)
 
 
 def game_pngs(
-    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, final: bool = False
+    game: Game,
+    names: Mapping[str, str],
+    game_id: int,
+    lang: str,
+    *,
+    final: bool = False,
+    round_no: int | None = None,
 ) -> list[bytes]:
     """The pictures of every card in seat order (what a game message attaches: one
     embed each, so every picture fits a phone's embed box)."""
@@ -883,6 +968,6 @@ def game_pngs(
         game.rules,
         [(names.get(c.name, c.name), c) for c in game.cards],
         lang,
-        title=picture_title(game, game_id, lang, final=final),
+        title=picture_title(game, game_id, lang, final=final, round_no=round_no),
         final=final,
     )

@@ -7,7 +7,7 @@ renders only for members the reader's client happens to have cached.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -275,16 +275,19 @@ def duration_text(seconds: int, lang: str) -> str:
     return " ".join(parts) or t("duration.seconds", lang, n=0)
 
 
-def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
+def scorecards_key(value: str) -> str:
+    """The catalog key naming a value of the `scorecards` setting, on the card and in the
+    command's choices: "turn", the default, is every turn but every round at a big table
+    (`Match.shows_scorecard`), said so."""
+    return "scorecards.turn" if value == "turn" else f"settings.scorecards_{value}"
+
+
+def settings_rows(settings: SettingsView, lang: str) -> list[tuple[str, str, str]]:
+    """(key, label, value) of every setting, as `lang` names them."""
+
     def yes_no(key: str, flag: bool) -> str:  # each its own words: agreement (ro permiși)
         return t(f"settings.{key}_{'yes' if flag else 'no'}", lang)
 
-    title = t(
-        "settings.changed" if changed_by else "settings.title",
-        lang,
-        name=safe(changed_by or ""),
-    )
-    embed = Embed(title=title, colour=DARK_GREY)
     rules = settings.default_rules
     language = settings.language
     rows = [
@@ -293,7 +296,7 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
         ("bots", yes_no("bots", settings.bots_allowed)),
         ("hints", yes_no("hints", settings.hints_allowed)),
         ("images", yes_no("images", settings.images)),
-        ("scorecards", t(f"settings.scorecards_{settings.scorecards}", lang)),
+        ("scorecards", t(scorecards_key(settings.scorecards), lang)),
         (
             "language",
             t(f"commands.choices.{language}", lang)
@@ -301,6 +304,25 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
             else t("settings.language_auto", lang),
         ),
     ]
-    for key, value in rows:
-        embed.add_field(t(f"settings.{key}", lang), value, inline=True)
+    return [(key, t(f"settings.{key}", lang), value) for key, value in rows]
+
+
+def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
+    title = t(
+        "settings.changed" if changed_by else "settings.title",
+        lang,
+        name=safe(changed_by or ""),
+    )
+    embed = Embed(title=title, colour=DARK_GREY)
+    for _, label, value in settings_rows(settings, lang):
+        embed.add_field(label, value, inline=True)
     return embed
+
+
+def settings_line(settings: SettingsView, changed: Iterable[str], by: str, lang: str) -> str:
+    """The one public line a change of settings leaves in the channel: who changed what
+    (`changed`: keys of `settings_rows`), and to what. `by` is a name as typed."""
+    keys = set(changed)
+    said = [f"{label}: {value}" for key, label, value in settings_rows(settings, lang)
+            if key in keys]  # fmt: skip
+    return t("settings.public.line", lang, name=safe(by), changes="; ".join(said))

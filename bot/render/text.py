@@ -112,9 +112,13 @@ def opening_embed(
 # --- the turn ---------------------------------------------------------------------------
 
 
-def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
+def turn_embed(
+    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, computer: bool = False
+) -> Embed:
     """The player to move, the throw (each fact once: the title counts the throws), the
-    dice with their digits and holds, the bank in banked."""
+    dice with their digits and holds, the bank in banked, and the seat order with the
+    player to move in bold. `computer`: a computer player moves (nobody is told to press
+    anything)."""
     name = _name(names, game.player)
     if game.dice:
         title = t("turn.title", lang, name=name, throw=game.throws, limit=game.throw_limit())
@@ -125,8 +129,11 @@ def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) ->
             f"**{d}**" if i in game.held else str(d) for i, d in enumerate(game.dice)
         )
         description = f"# {faces}\n{values}"
-        if game.throws_left():
+        if game.throws_left() and not computer:
             description += "\n" + t("turn.held_hint", lang)
+    elif computer:
+        title = t("turn.computer.title", lang, name=name)
+        description = t("turn.computer.waits", lang)
     else:
         title = t("turn.title_first", lang, name=name)
         description = t("turn.not_thrown", lang)
@@ -134,8 +141,22 @@ def turn_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) ->
     if game.rules.banked:
         embed.add_field(t("turn.bank", lang), str(game.card.bank), inline=True)
     embed.add_field(t("turn.round", lang), str(game.round), inline=True)
+    order = seat_order(game, names)
+    if order:
+        embed.add_field(t("turn.seats.title", lang), order)
     embed.footer = t("turn.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id)
     return embed
+
+
+def seat_order(game: Game, names: Mapping[str, str]) -> str:
+    """ "Ann → **Bob** → Cid": who plays after whom, the player to move in bold; players
+    who left are out of it. Empty with one player left (nothing to order)."""
+    seated = [c.name for c in game.cards if not c.left]
+    if len(seated) < 2:
+        return ""
+    return " → ".join(
+        f"**{_name(names, p)}**" if p == game.player else _name(names, p) for p in seated
+    )
 
 
 def option_label(option: Option, rules: RuleSet, lang: str) -> str:
@@ -247,8 +268,12 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
-    """Every player's card, four columns per field (narrow enough for a phone)."""
+def scorecard_embed(
+    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, round_no: int | None = None
+) -> Embed:
+    """Every player's card, four columns per field (narrow enough for a phone); its footer
+    names `round_no` (default: the game's current round; a turn's summary names the round
+    just played, which the round's last turn has already closed)."""
     embed = Embed(title=t("card.title", lang), colour=DARK_TEAL)
     cards = list(game.cards)
     for i in range(0, len(cards), COLUMNS_PER_FIELD):
@@ -258,7 +283,11 @@ def scorecard_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
         )
         embed.add_field(title, scorecard_table(game, group, names, lang))
     embed.footer = t(
-        "card.footer", lang, rules=rules_name(game.rules.name, lang), game=game_id, round=game.round
+        "card.footer",
+        lang,
+        rules=rules_name(game.rules.name, lang),
+        game=game_id,
+        round=game.round if round_no is None else round_no,
     )
     return embed
 

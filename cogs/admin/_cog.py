@@ -11,8 +11,9 @@ from discord.ext import commands
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, t
-from bot.render.league import SettingsView, settings_embed
+from bot.render.league import SettingsView, scorecards_key, settings_embed, settings_line
 from cogs._edge import (
+    COMMITTED,
     guard,
     is_manager,
     public_language,
@@ -27,9 +28,13 @@ RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) fo
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=t(f"commands.choices.{lang}"), value=lang) for lang in LANGUAGES
 ] + [app_commands.Choice(name=t("commands.choices.auto"), value="auto")]
+# Named as the settings card names them (the translator follows the key).
 SCORECARD_CHOICES = [
-    app_commands.Choice(name=t(f"commands.choices.{s}"), value=s) for s in SCORECARDS
+    app_commands.Choice(name=app_commands.locale_str(t(key), key=key), value=s)
+    for s, key in ((s, scorecards_key(s)) for s in SCORECARDS)
 ]
+# The keys of /poker settings' options as the settings card names its rows.
+SHOWN_AS = {"bots_allowed": "bots", "hints_allowed": "hints"}
 
 _DURATION = re.compile(r"(?:(?P<h>\d{1,3})h)?(?:(?P<m>\d{1,5})m(?:in)?)?(?:(?P<s>\d{1,6})s?)?")
 
@@ -112,10 +117,16 @@ async def settings(
             )
             return
         updated = await store.update_settings(guild_id, changes, now=discord.utils.utcnow())
+        interaction.extras[COMMITTED] = True  # from here on, "nothing was changed" is false
+        # The whole card for the manager alone; the channel gets one line of what changed.
+        by = shown_name(interaction.user)
+        card = settings_embed(view_of(updated), lang, changed_by=by)
+        await interaction.response.send_message(embed=to_discord(card), ephemeral=True)
         public = await public_language(interaction, store)
-        embed = settings_embed(view_of(updated), public, changed_by=shown_name(interaction.user))
-        await interaction.response.send_message(
-            embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none()
+        changed = [SHOWN_AS.get(key, key) for key in changes]
+        await interaction.followup.send(
+            settings_line(view_of(updated), changed, by, public),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
 

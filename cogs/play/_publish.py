@@ -243,11 +243,10 @@ class DiscordPublisher:
         embeds: list[Embed] = []
         files: list[discord.File] = []
         round_over = before.game is not None and game.round != before.game.round
-        shows_card = settings.scorecards == "turn" or (
-            settings.scorecards == "round" and round_over
-        )
-        if shows_card and not game.finished:
-            embeds, files = self._scorecard(after, settings, final=False)
+        if after.shows_scorecard(settings.scorecards, round_over=round_over):
+            # The round this turn was played in: its last turn has already begun the next.
+            played = before.game.round if before.game is not None else game.round
+            embeds, files = self._scorecard(after, settings, final=False, round_no=played)
         fields: dict[str, Any] = {
             "content": summary,
             "embeds": [to_discord(e) for e in embeds],
@@ -270,20 +269,21 @@ class DiscordPublisher:
         return await self._post_turn(after, settings)
 
     def _scorecard(
-        self, match: Match, settings: GuildSettings, *, final: bool
+        self, match: Match, settings: GuildSettings, *, final: bool, round_no: int | None = None
     ) -> tuple[list[Embed], list[discord.File]]:
         """The table's scorecard: pictures (one embed each) when the server wants them,
-        else the code-block tables."""
+        else the code-block tables; `round_no` the round it closes (default: the game's)."""
         game = match.require_game()
+        card = scorecard_embed(game, match.names, match.id, match.lang, round_no=round_no)
         if not settings.images:
-            return [scorecard_embed(game, match.names, match.id, match.lang)], []
+            return [card], []
         embeds, files = [], []
-        for i, png in enumerate(game_pngs(game, match.names, match.id, match.lang, final=final)):
+        pngs = game_pngs(game, match.names, match.id, match.lang, final=final, round_no=round_no)
+        for i, png in enumerate(pngs):
             name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
             files.append(discord.File(io.BytesIO(png), filename=name))
             embeds.append(Embed(image=f"attachment://{name}"))
         if embeds:  # the picture replaces the tables, not the scorecard's title and footer
-            card = scorecard_embed(game, match.names, match.id, match.lang)
             first = embeds[0]
             first.title, first.colour, first.footer = card.title, card.colour, card.footer
         return embeds, files
@@ -322,12 +322,14 @@ class DiscordPublisher:
     # --- drawing -----------------------------------------------------------------------------
 
     def _lobby(self, match: Match, *, by: str | None = None) -> discord.Embed:
+        # Once started, in seat order (the opening throw's), not the order they joined.
+        seated = [match.name_of(int(p)) for p in match.game.players] if match.game else None
         return to_discord(
             lobby_embed(
                 game_id=match.id,
                 rules=match.rules,
                 host=match.name_of(match.host_id),
-                players=[s.name for s in match.seats],
+                players=seated or [s.name for s in match.seats],
                 max_players=MAX_SEATS,
                 lang=match.lang,
                 status=match.status,
@@ -345,8 +347,10 @@ class DiscordPublisher:
     def _turn_fields(self, match: Match, settings: GuildSettings) -> dict[str, Any]:
         game = match.require_game()
         hint = hint_button(match) if settings.hints_allowed else None
+        computer = match.computer_to_move is not None
+        embed = turn_embed(game, match.names, match.id, match.lang, computer=computer)
         return {
-            "embeds": [to_discord(turn_embed(game, match.names, match.id, match.lang))],
+            "embeds": [to_discord(embed)],
             "view": turn_view(match, hint=hint),
         }
 

@@ -24,7 +24,7 @@ from cogs._edge import (
     shown_name,
     to_discord,
 )
-from cogs._ids import small_int
+from cogs._ids import VERSION_MAX, small_int
 
 from ._controls import (
     Control,
@@ -114,7 +114,7 @@ class ComputerSelect(Control, template=template("addbot")):
                 deps.solutions.get(match.rules)
             return
         seat = (
-            small_int(choice.removeprefix(REMOVE), 1, MAX_SEATS)
+            small_int(choice.removeprefix(REMOVE), 1, VERSION_MAX)  # ids only grow: one per add
             if choice.startswith(REMOVE)
             else None
         )

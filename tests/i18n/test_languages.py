@@ -18,6 +18,7 @@ from bot.demo import control_id, current_player, open_game, play_out, play_turn
 from bot.engine import get_rules
 from bot.i18n import catalog, game_language, rules_name, t
 from bot.render.image import FILENAME
+from bot.render.league import scorecards_key
 from cogs._edge import reply_language
 
 # Words that only the English catalog uses in public game messages.
@@ -205,8 +206,11 @@ async def test_synced_commands_carry_their_translations(club):
                 key = f"{name}_{option.name}"
                 assert option.name_localizations[locale] == names[f"commands.names.{key}"]
                 for choice in option.choices:
-                    assert (
-                        choice.name_localizations[locale]
-                        == (names[f"commands.choices.{choice.value}"])
+                    # The scorecards' choices are named as the settings card names them.
+                    wanted = (
+                        scorecards_key(choice.value)
+                        if key == "settings_scorecards"
+                        else f"commands.choices.{choice.value}"
                     )
+                    assert choice.name_localizations[locale] == names[wanted]
     assert discord.Locale.american_english not in poker.name_localizations

@@ -9,6 +9,7 @@ import pytest
 from discord import app_commands
 
 from bot.i18n import LANGUAGES, catalog
+from bot.render.league import scorecards_key
 from cogs import _translator as translator
 from cogs._translator import LOCALES, CatalogTranslator, key_for, valid_name
 
@@ -111,10 +112,13 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
             assert option["description_localizations"][locale] == cat[f"commands.{key}"]
             names.append(option["name_localizations"][locale])
             for choice in option.get("choices", []):
-                assert (
-                    choice["name_localizations"][locale]
-                    == cat[f"commands.choices.{choice['value']}"]
+                # The scorecards' choices are named as the settings card names them.
+                wanted = (
+                    scorecards_key(choice["value"])
+                    if key == "settings_scorecards"
+                    else f"commands.choices.{choice['value']}"
                 )
+                assert choice["name_localizations"][locale] == cat[wanted]
         # Discord refuses two options of one command with the same name in a locale.
         assert len(set(names[1:])) == len(names) - 1
     subcommands = [sub["name_localizations"][locale] for sub in payload["options"]]

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import RULESETS, Action, Game, GameError, Leave, Left, Pass, Roll, Score
-from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, Match, Seat
+from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, SCORECARD_ROUNDS_FROM, Match, Seat
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 TIMEOUT = timedelta(minutes=5)
@@ -140,7 +140,26 @@ def test_only_the_host_adds_and_removes_computer_seats() -> None:
     refused("errors.stale", lambda: two.remove_computer(HOST, -5))
     fewer = two.remove_computer(HOST, -1)
     assert [s.user_id for s in fewer.seats] == [HOST, ANN, -2]
-    assert fewer.add_computer(HOST, "normal").seats[-1].user_id == -3  # a fresh seat id
+    # The computer seats keep their numbers 1, 2, … in the order they joined: "Bot 2" alone
+    # is "Bot 1" now, and the next one "Bot 2", on a fresh seat id.
+    assert fewer.seats[-1].name == "🤖 Bot 1 (perfect)"
+    again = fewer.add_computer(HOST, "normal")
+    assert [(s.user_id, s.name) for s in again.seats if s.is_bot] == [
+        (-2, "🤖 Bot 1 (perfect)"),
+        (-3, "🤖 Bot 2 (normal)"),
+    ]
+    russian = replace(again, lang="ru").remove_computer(HOST, -2)
+    assert [s.name for s in russian.seats if s.is_bot] == ["🤖 Бот 1 (средний)"]
+
+
+def test_computer_seats_added_and_removed_many_times_stay_removable() -> None:
+    opened = lobby(ANN)
+    for _ in range(20):
+        opened = opened.add_computer(HOST, "easy")
+        seat = opened.seats[-1]
+        assert seat.name == "🤖 Bot 1 (easy)"
+        opened = opened.remove_computer(HOST, seat.user_id)
+    assert [s.user_id for s in opened.seats] == [HOST, ANN]
 
 
 def test_only_the_host_starts() -> None:
@@ -649,3 +668,18 @@ def test_random_sequences_keep_eight_seats_and_agree_with_the_engine(
     replayed = Game.replay(match.rules, game.players, table.log)  # the log is the game
     assert replace(replayed, held=game.held) == game
     assert all(isinstance(a, Roll | Score | Pass | Leave) for a in table.log)
+
+
+def test_the_default_shows_a_big_tables_scorecard_every_round() -> None:
+    four = _host_first(lobby(ANN, BOB, CID))
+    assert four.shows_scorecard("turn", round_over=False)
+    five = _host_first(lobby(ANN, BOB, CID, 99))
+    assert len(five.seats) == SCORECARD_ROUNDS_FROM
+    assert not five.shows_scorecard("turn", round_over=False)
+    assert five.shows_scorecard("turn", round_over=True)
+    assert not five.shows_scorecard("end", round_over=True)  # only with the standings
+    assert five.shows_scorecard("round", round_over=True)
+    assert not four.shows_scorecard("round", round_over=False)
+    # A player who left no longer counts: four still playing see every turn again.
+    left = five.kick(HOST, 99)
+    assert left.shows_scorecard("turn", round_over=False)

@@ -1,13 +1,18 @@
 """How legible a picture is on a phone, measured.
 
 Legibility is measured, not assumed: each picture is scaled as Discord scales an embed
-image on a phone (to fit 400 × 300 px, `min(1, 400 / width, 300 / height)`) and the ink
-of every number drawn on it is measured there, as the rows at least half inked.
+image on a phone (to fit its box, `image.BOX`: 292 px wide on a 412 px screen, about
+300 px high: `min(1, 292 / width, 300 / height)`) and the ink of every number drawn on it
+is measured there, as the rows at least half inked. Text that is not a number (names,
+their second lines, column labels, the title) is measured by the digits its font draws
+at its size: the same picture with every label replaced by "0" set in the label's font,
+at its place, scaled and measured the same way.
 
 The floor, `image.MIN_DIGIT_PX` = 10 px: Discord's own body text on a phone has a line
 of about 15–16 px, a font of about 12–13 px, digits about 9–10 px high. A score in the
 picture must read at least as easily as the message around it; the old pictures' 7 px
-did not. (The pictures aim higher: 11–12 px, 10 px only for eight two-line names.)
+did not, nor their 8.8 px once measured at the 292 px a phone really gives them. (The
+scorecards' text is 10–11 px there.)
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 from PIL import Image
 
-from bot.render.image import BOX, HEAD_INK, Label, Page
+from bot.render.image import BOX, HEAD_INK, INK, Label, Page, encode, paint
 
 
 def decode(png: bytes) -> Image.Image:
@@ -65,3 +71,12 @@ def digit_heights(png: bytes, page: Page, box: tuple[int, int] = BOX) -> list[in
         rows = np.nonzero(patch.min(axis=1) <= (patch.max() + ink) / 2)[0]
         heights.append(int(rows[-1] - rows[0] + 1))
     return heights
+
+
+def text_heights(page: Page) -> list[tuple[str, int]]:
+    """(text, px) for every label of `page`: the height, as a phone shows the picture, of
+    the digits the label's font (size, weight, width) draws, at the label's place."""
+    twins = tuple(replace(label, text="0", colour=INK) for label in labels(page))
+    twin = Page(page.width, page.height, twins)
+    heights = digit_heights(encode(paint(twin)), twin)
+    return [(label.text, h) for label, h in zip(labels(page), heights, strict=True)]

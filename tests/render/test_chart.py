@@ -12,7 +12,7 @@ from bot.render import chart
 from bot.render.chart import scores_chart_png
 from bot.render.image import MIN_DIGIT_PX
 
-from .legibility import digit_heights, labels
+from .legibility import digit_heights, labels, text_heights
 
 
 def bar_top(image: Image.Image, index: int, count: int, colour) -> int | None:
@@ -61,6 +61,7 @@ def test_digits_are_legible_on_a_phone(scores: list[int]) -> None:
     )
     assert len(heights) >= 2  # the axis, at least the highest score and zero
     assert min(heights) >= MIN_DIGIT_PX
+    assert min(h for _, h in text_heights(page)) >= MIN_DIGIT_PX  # the title, the legend too
     # The average is drawn too, and the axis labels never overlap.
     texts = [label.text for label in labels(page)]
     assert any(text.startswith("avg ") for text in texts)

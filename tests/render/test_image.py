@@ -16,7 +16,6 @@ from bot.render import image
 from bot.render.image import (
     MIN_DIGIT_PX,
     PAGE_H,
-    PAGE_H_MAX,
     WIDTH,
     WINNER,
     Page,
@@ -31,12 +30,13 @@ from bot.render.image import (
     name_lines,
     number,
     paint,
+    picture_title,
     row_cell,
     runs,
     scorecard_pngs,
 )
 
-from .legibility import digit_heights, labels
+from .legibility import digit_heights, labels, text_heights
 
 LANGS = ("en", "ru", "ro", "hi")
 NAMES = [
@@ -97,36 +97,81 @@ def seats(game: Game) -> list[tuple[str, Card]]:
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 @pytest.mark.parametrize("lang", LANGS)
-def test_digits_are_legible_on_a_phone_for_one_to_eight_long_named_players(rules, lang):
+def test_all_text_is_legible_on_a_phone_for_one_to_eight_long_named_players(rules, lang):
+    """Measured as a 412 px phone shows the pictures (292 px wide): every number's digits
+    at least 10 px high, and every other text — names and their second lines (a computer
+    player's level), column labels, the title — set at a size whose digits are as high."""
     names = long_names(lang)
+    title = picture_title(play(rules, names[:1], seed=0, turns=0), 1234, lang, final=False)
     for n in range(1, 9):
         for final in (False, True):
             game = play(rules, names[:n], seed=n, turns=None if final else 5 * n)
             players = seats(game)
-            pages = layout(game.rules, players, lang, title="Scorecard", final=final)
-            pngs = scorecard_pngs(game.rules, players, lang, title="Scorecard", final=final)
-            assert len(pngs) == len(pages)
+            pages = layout(game.rules, players, lang, title=title, final=final)
+            pngs = scorecard_pngs(game.rules, players, lang, title=title, final=final)
+            assert len(pngs) == len(pages) <= 10  # a message holds ten embeds, one a picture
             heights = [digit_heights(png, page) for png, page in zip(pngs, pages, strict=True)]
             assert heights[-1], "the totals are numbers"
             for page, shown in zip(pages, heights, strict=True):  # banked's upper: ✓ and —
                 assert min(shown, default=MIN_DIGIT_PX) >= MIN_DIGIT_PX, (n, final, page.tables)
+                small = [(text, h) for text, h in text_heights(page) if h < MIN_DIGIT_PX]
+                assert not small, (n, final, small)
+            if n >= 7:  # the computer players' second lines (their level) among them
+                texts = {label.text for page in pages for label in labels(page)}
+                level = t("bots.level_perfect", lang)  # Bot 1, the seventh name
+                cut = {text.rstrip("…") for text in texts} - {""}
+                assert any(level in text or level.startswith(text) for text in cut), texts
+
+
+def test_pictures_are_measured_at_a_phones_width():
+    assert image.BOX == (292, 300)  # the embed's picture on a 412 px screen
+    assert round(image.DENSITY * image.BOX[0]) == WIDTH
+    assert image.SIZE == image.NAME_SIZE  # a name's second line is no smaller
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_pictures_are_as_wide_as_the_phone_box_allows_and_few(lang: str):
     counts = {}
+    halves = set()
     for n in (1, 2, 3, 5, 8):
         game = play("classic", NAMES[:n], seed=n, turns=4 * n)
         pages = layout(game.rules, seats(game), lang, title="t")
         # One width for all: every picture of a message shows at the same scale.
         assert {p.width for p in pages} == {WIDTH}
         for page in pages:
-            assert page.height <= (PAGE_H if len(page.tables) > 1 else PAGE_H_MAX)
-        assert [k for p in pages for k in p.tables] == ["upper", "lower", "totals"]
+            assert page.height <= PAGE_H
+        keys = [k for p in pages for k in p.tables]
+        halves.add(keys.count("lower"))  # two when the labels are words (long)
+        assert keys == ["upper", *["lower"] * keys.count("lower"), "totals"]
         counts[n] = len(pages)
+    assert len(halves) == 1  # the labels decide it, not the table's size
     assert counts[1] == counts[2] == 1
-    assert counts[8] == 3
+    assert counts[8] == 2 + halves.pop()
     assert list(counts.values()) == sorted(counts.values())
+
+
+def test_a_table_whose_labels_leave_the_names_too_little_is_cut_in_two(monkeypatch):
+    """Labels that are words (long, as a language may write them) do not squeeze the
+    names out: the lower rows become two tables, each as legible as the rest."""
+    lower = get_rules("classic").lower  # Hindi's words for them
+    hindi = ["जोड़ी", "2 जोड़ी", "तीन", "चार", "फुल", "छोटा", "बड़ा", "पोकर", "मौक़ा"]
+    words = {f"image.rows.{row}": word for row, word in zip(lower, hindi, strict=True)}
+    real = image.t
+
+    def worded(key: str, lang: str = "en", /, **values: object) -> str:
+        return words.get(key) or real(key, lang, **values)
+
+    monkeypatch.setattr(image, "t", worded)
+    game = play("classic", NAMES[:5], seed=5, turns=20)
+    pages = layout(game.rules, seats(game), "en", title="t")
+    assert [k for p in pages for k in p.tables] == ["upper", "lower", "lower", "totals"]
+    assert pages[0].name_w == image.NAME_MIN
+    pngs = [encode(paint(p)) for p in pages]
+    for png, page in zip(pngs, pages, strict=True):
+        assert min(h for _, h in text_heights(page)) >= MIN_DIGIT_PX
+        assert min(digit_heights(png, page), default=MIN_DIGIT_PX) >= MIN_DIGIT_PX
+    shown = [label.text for page in pages for label in labels(page)]
+    assert all(word in shown for word in words.values())  # every row still has its column
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -156,7 +201,9 @@ def test_names_fit_their_column_and_keep_what_tells_players_apart(lang: str):
             assert lines[0].startswith("Bruce Lee")
         else:
             assert lines, name
-            assert lines[0][:4] == drawable(name)[:4]  # never cut to nothing
+            head = lines[0].rstrip("…")
+            assert len(head) >= 3  # never cut to nothing …
+            assert drawable(name).startswith(head)  # … and always its beginning
         assert all(line.strip("…. ") for line in lines)
     # A computer player: "🤖 Bot 1" on the first line (the robot drawn), the level below,
     # unless all of it fits on one line.
@@ -321,9 +368,15 @@ def test_a_long_title_is_cut_and_the_picture_keeps_its_width():
     game = play("classic", NAMES[:1], seed=2, turns=2)
     page = layout(game.rules, seats(game), "en", title="Scorecard · " * 30)[0]
     assert page.width == WIDTH
-    title = labels(page)[0]
-    assert title.text.endswith("…")
-    assert title.ink[2] <= WIDTH - image.MARGIN
+    first, second = labels(page)[:2]  # two lines, broken after a " · ", the rest cut
+    assert first.text.startswith("Scorecard · Scorecard")
+    assert not first.text.endswith(("…", "·"))
+    assert second.text.endswith("…")
+    assert second.y - first.y == image.TITLE_H
+    assert max(first.ink[2], second.ink[2]) <= WIDTH - image.MARGIN
+    short = layout(game.rules, seats(game), "en", title="Scorecard")[0]
+    assert labels(short)[0].text == "Scorecard"
+    assert labels(short)[1].y > labels(short)[0].y + image.TITLE_H // 2  # one line: a table
 
 
 def test_the_pngs_are_the_painted_layout():
@@ -345,3 +398,25 @@ def test_numbers_read_back(value: float, lang: str):
     assert back == pytest.approx(round(value, 1), abs=0.051)
     assert text.startswith("-") == (back < 0)
     assert "−" not in text  # one kind of minus sign everywhere: the plain one
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_played_alone_ends_in_a_score_not_in_standings(lang: str):
+    game = play("classic", NAMES[:1], seed=5)
+    assert game.finished
+    pages = image_layout_of(game, lang)
+    headers = {label.text for page in pages for label in labels(page)}
+    assert t("image.settlement_short", lang) not in headers  # "± avg 0": nobody to beat
+    assert t("image.rank", lang) not in headers  # "Place 1" of one
+    assert t("image.total", lang) in headers
+    assert picture_title(game, 7, lang, final=True) == t(
+        "image.solo.title", lang, rules=t("commands.choices.classic", lang), game=7
+    )
+    two = play("classic", NAMES[:2], seed=5)
+    assert picture_title(two, 7, lang, final=True) == t(
+        "image.titles.final", lang, rules=t("commands.choices.classic", lang), game=7
+    )
+
+
+def image_layout_of(game: Game, lang: str) -> list[Page]:
+    return layout(game.rules, seats(game), lang, title="t", final=True)

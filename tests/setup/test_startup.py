@@ -155,3 +155,29 @@ def test_a_short_daily_secret_is_one_line_that_does_not_show_it(scratch: Path) -
     assert line.startswith("DAILY_SECRET"), line
     assert "16 bytes" in line
     assert "too-short-1234" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("LOG_LEVEL", "LOUD", "DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ("BOT_PAUSE", "-1", "from 0 to 60"),
+        ("BOT_PAUSE", "nan", "from 0 to 60"),
+        ("BOT_PAUSE", "a while", "number"),
+    ],
+)
+@pytest.mark.parametrize("command", [(), ("migrate",)], ids=["make run", "make migrate"])
+def test_a_log_level_or_pause_out_of_range_is_one_line(
+    scratch: Path, name: str, value: str, says: str, command: tuple[str, ...]
+) -> None:
+    done = start(scratch, "http://127.0.0.1:9/api", *command, **{name: value})
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith(name), line
+    assert says in line
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_log_level_in_any_case_is_accepted(scratch: Path) -> None:
+    done = start(scratch, f"http://127.0.0.1:{closed_port()}/api/v10", LOG_LEVEL="warning")
+    assert one_line(done).startswith("Cannot reach Discord")

@@ -3,8 +3,12 @@ what they change (moved here from tests/cogs/league/test_league.py with the admi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bot.i18n import LANGUAGES, catalog, t
+from bot.match import SCORECARD_ROUNDS_FROM
 from cogs.admin import parse_duration
 
 # --- /poker settings ----------------------------------------------------------------------------
@@ -21,9 +25,10 @@ async def test_settings_change_and_show(server) -> None:
         "Computer players": "allowed",
         "Hints": "allowed",
         "Scorecard pictures": "not allowed",
-        # ARCH.md: a finished turn's message carries the scorecard, as the new server
-        # setting `scorecards` (turn | round | end, default turn) says: shown with the rest.
-        "Scorecards": "every turn",
+        # ARCH.md: a finished turn's message carries the scorecard, as the server setting
+        # `scorecards` (turn | round | end, default turn) says: shown with the rest. The
+        # default shows it every round at a table of five or more (Match.shows_scorecard).
+        "Scorecards": "every turn (every round from 5 players)",
         "Language": "each player's own",
     }
     res = await ann.slash(
@@ -34,9 +39,15 @@ async def test_settings_change_and_show(server) -> None:
         bots=False,
         images=True,
     )
-    assert not res.ephemeral  # a change is announced
+    assert res.ephemeral  # the whole card for the manager alone…
     embed = res.response.embeds[0]
     assert embed.title == "Settings changed by ann"
+    public = [m for m in res.followups if not m.flags.ephemeral]
+    assert [m.content for m in public] == [  # …and one line in the channel
+        "⚙️ ann changed the settings: Default rules: yatzy; Turn timeout: 1 hour 30 minutes;"
+        " Computer players: not allowed; Scorecard pictures: allowed."
+    ]
+    assert not public[0].embeds
     shown = {f.name: f.value for f in embed.fields}
     assert shown["Default rules"] == "yatzy"
     assert shown["Turn timeout"] == "1 hour 30 minutes"
@@ -51,7 +62,9 @@ async def test_settings_change_and_show(server) -> None:
         True,
     )
     res = await ann.slash(channel, "poker settings", language="ru")
-    assert res.response.embeds[0].fields[0].name == "Правила по умолчанию"  # the new language
+    # The public line speaks the server's (new) language; the card the manager's own.
+    assert res.followups[-1].content == "⚙️ ann: новые настройки — Язык: Русский."
+    assert res.response.embeds[0].fields[0].name == "Default rules"
     res = await ann.slash(channel, "poker settings", language="auto")
     assert (await env.bot.store.guild_settings(guild.id)).language is None
 
@@ -106,3 +119,38 @@ async def test_new_game_uses_the_servers_default_rules(server) -> None:
     game = await env.bot.store.active_game(channel.id)
     assert game is not None
     assert game.rules == "banked"
+
+
+async def test_changes_leave_one_public_line_each_and_the_card_stays_private(server) -> None:
+    _env, _guild, channel, (ann, bob, _cid, _dan) = server
+    before = len(channel.history(viewer=bob))
+    for change in ({"hints": False}, {"scorecards": "round"}, {"images": True, "bots": False}):
+        res = await ann.slash(channel, "poker settings", **change)
+        assert res.ephemeral
+        assert res.response.embeds[0].title == "Settings changed by ann"
+    seen = channel.history(viewer=bob)[before:]  # what the rest of the server sees
+    assert [m.content for m in seen] == [
+        "⚙️ ann changed the settings: Hints: not allowed.",
+        "⚙️ ann changed the settings: Scorecards: every round.",
+        "⚙️ ann changed the settings: Computer players: not allowed; Scorecard pictures: allowed.",
+    ]
+    assert not any(m.embeds for m in seen)
+
+
+async def test_a_public_line_that_cannot_be_posted_says_the_change_was_saved(server) -> None:
+    env, guild, channel, (ann, _bob, _cid, _dan) = server
+    await ann.slash(channel, "poker settings")  # (the card alone: nothing to announce)
+    env.inject_error("POST", "/webhooks/*/*", status=500, times=1)
+    res = await ann.slash(channel, "poker settings", hints=False)
+    assert res.acknowledged
+    assert (await env.bot.store.guild_settings(guild.id)).hints_allowed is False
+    said = [m.content for m in res.followups if m.flags.ephemeral]
+    assert said == [t("errors.done_not_shown")]  # never "nothing was changed"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_default_is_named_with_the_size_the_bot_uses(lang: str) -> None:
+    """The choice and the card say the number Match.shows_scorecard uses (written out in
+    the catalog: a choice's name is sent to Discord as it is, unformatted)."""
+    said = catalog(lang)["scorecards.turn"]
+    assert re.findall(r"\d+", said) == [str(SCORECARD_ROUNDS_FROM)]

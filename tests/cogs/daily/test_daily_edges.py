@@ -7,7 +7,9 @@ import copy
 import json
 
 from bot.i18n import t
+from bot.render import image
 from tests.cogs.drive import click_snapshot, fresh, replay_cli, snapshot
+from tests.render.legibility import labels
 
 from .drive import daily_controls, game_of, keep_most, never_hold, next_day, play_daily, start
 from .test_daily import final_game, total_of
@@ -218,3 +220,26 @@ async def test_a_new_day_leaves_yesterdays_dailies_out_of_memory(casino):
     # A day nobody here played is not worked out on asking (no CPU for any date typed).
     quiet = await board(ann, channel, day="2025-06-01")
     assert "Best score the dice allowed: not worked out yet." in quiet.embeds[0].description
+
+
+async def test_a_daily_picture_shows_a_score_not_standings(casino, monkeypatch):
+    drawn = []
+    real = image.layout
+
+    def spy(*args, **kwargs):
+        drawn.append(pages := real(*args, **kwargs))
+        return pages
+
+    monkeypatch.setattr(image, "layout", spy)
+    env, guild, channel, (ann, _, _) = casino
+    await env.bot.store.update_settings(guild.id, {"images": True})
+    message = await start(ann, channel)
+    game_id = game_of(message)
+    await play_daily(env, ann, message, never_hold)
+    assert fresh(env, message).attachments
+    assert drawn  # the member's card, as a picture
+    for pages in drawn:
+        texts = {label.text for page in pages for label in labels(page)}
+        assert f"Final score · classic · game #{game_id}" in texts
+        assert not texts & {t("image.settlement_short"), t("image.rank")}
+        assert not any(text.startswith("Final standings") for text in texts)

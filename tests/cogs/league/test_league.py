@@ -333,7 +333,7 @@ async def test_stats_of_a_member_with_chart(league) -> None:
     png = await attachment.read()
     # Was (560, 220): the chart is drawn for a phone since the 'pictures' merge (commit
     # 9843127, "Stats chart for a phone: 800 × 460"), not a change listed in ARCH.md.
-    assert Image.open(io.BytesIO(png)).size == (chart.WIDTH, chart.HEIGHT) == (800, 460)
+    assert Image.open(io.BytesIO(png)).size == (chart.WIDTH, chart.HEIGHT) == (730, 575)
 
 
 async def test_stats_default_member_is_the_caller(league) -> None:

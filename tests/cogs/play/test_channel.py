@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES, catalog
+from bot.match import SCORECARD_ROUNDS_FROM
+from bot.render import image
 from tests.cogs.drive import controls, fresh, open_game, play_to_the_end, play_turn, turn_message
 
 CARD = "Scorecard"
@@ -95,3 +97,55 @@ def test_one_minus_sign_everywhere():
     for lang in LANGUAGES:
         for key, text in catalog(lang).items():
             assert "−" not in text, (lang, key)  # U+2212: the plain "-" is the one used
+
+
+@pytest.mark.parametrize("images", [False, True], ids=["text", "pictures"])
+@pytest.mark.parametrize("scorecards", ["turn", "round"])
+async def test_a_turns_scorecard_names_the_round_just_played(
+    table, monkeypatch, scorecards, images
+):
+    """The card that closes round 1 says round 1 (the game is already in round 2), in its
+    footer and, as a picture, in the picture's own title."""
+    titles: list[str] = []
+    drawn = image.scorecard_pngs
+
+    def spy(*args, **kwargs):
+        titles.append(kwargs["title"])
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(image, "scorecard_pngs", spy)
+    env, channel, players = await game_of_three(table, scorecards)
+    await env.bot.store.update_settings(channel.guild.id, {"images": images})
+    for _ in range(7):  # two rounds of three, and the first turn of the third
+        await play_turn(env, channel, players, rolls=1)
+    summaries = channel.history()[1:-1]
+    assert len(summaries) == 7
+    rounds = []
+    for turn, message in enumerate(summaries):
+        cards = [e for e in message.embeds if e.title == CARD]
+        if cards:
+            assert cards[0].footer.text.endswith(f"· round {turn // 3 + 1}")
+            rounds.append(turn // 3 + 1)
+    assert rounds == ([1, 1, 1, 2, 2, 2, 3] if scorecards == "turn" else [1, 2])
+    if images:
+        assert titles == [f"Scorecard · classic · game #1 · round {r}" for r in rounds]
+    else:
+        assert titles == []
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+async def test_by_default_a_big_table_shows_its_scorecard_every_round(table, seats):
+    """Five or more players: a card per round, not per turn (eight pictures a round would
+    be screens of channel); up to four, every turn."""
+    env, channel, ann, bob, cid = table
+    more = [channel.guild.add_member(env.create_user(n)) for n in ("dan", "eve")][: seats - 3]
+    players = {m.id: m for m in (ann, bob, cid, *more)}
+    await open_game(channel, ann, [bob, cid, *more])
+    for _ in range(2 * seats):
+        await play_turn(env, channel, players, rolls=1)
+    shown = [cards_in(m) for m in channel.history()[1:-1]]
+    assert len(shown) == 2 * seats
+    if seats < SCORECARD_ROUNDS_FROM:
+        assert shown == [1] * len(shown)
+    else:
+        assert shown == ([0] * (seats - 1) + [1]) * 2  # the card closing each round

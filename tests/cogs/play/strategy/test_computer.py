@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 import simcord
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from simcord import actors as simcord_actors
 
 from bot.engine import Game, parse_action
+from bot.i18n import t
 from bot.match import Match, Seat
 from bot.strategy import LEVELS, Hold, choose
 from bot.strategy.analysis import analyse
@@ -24,6 +26,7 @@ from tests.cogs.drive import (
     lobby_players,
     new_lobby,
     play_to_the_end,
+    play_turn,
     replay_cli,
     service_of,
     snapshot,
@@ -243,8 +246,8 @@ async def test_the_host_removes_a_computer_player_from_the_lobby(table):
     res = await ann.select(lobby, ["remove1"], custom_id=select["custom_id"])
     assert not res.ephemeral
     shown = as_shown(lobby_players(env, lobby))
-    assert "Bot 1 (easy)" not in shown
-    assert "🤖 Bot 2 (perfect)" in shown
+    assert "(easy)" not in shown
+    assert "🤖 Bot 1 (perfect)" in shown  # numbered from 1 again: never "Bot 2" alone
     # A member is never removed through it, even by a forged value.
     now = fresh(env, lobby)
     data = {"custom_id": controls(now)["addbot"]["custom_id"], "component_type": 3}
@@ -253,9 +256,30 @@ async def test_the_host_removes_a_computer_player_from_the_lobby(table):
     )
     assert forged.ephemeral
     assert "ann" in lobby_players(env, lobby)
-    # The next bot takes a fresh seat id.
+    # The next bot is number 2, on a fresh seat id (a stale "remove" names the old one).
     await add_bot(env, ann, lobby, "normal")
-    assert "🤖 Bot 3 (normal)" in as_shown(lobby_players(env, lobby))
+    shown = as_shown(lobby_players(env, lobby))
+    assert shown.index("🤖 Bot 1 (perfect)") < shown.index("🤖 Bot 2 (normal)")
+    values = [o["value"] for o in controls(fresh(env, lobby))["addbot"]["options"]][3:]
+    assert values == ["remove2", "remove3"]
+
+
+async def test_a_computer_player_added_and_removed_again_and_again_stays_removable(table):
+    env, channel, ann, _bob, _cid = table
+    lobby = await new_lobby(channel, ann)
+    await add_bot(env, ann, lobby, "easy")
+    for _ in range(10):  # a newer one in, the older one out: seat ids -2 … -11
+        await add_bot(env, ann, lobby, "perfect")
+        select = controls(fresh(env, lobby))["addbot"]
+        older = select["options"][3]["value"]
+        res = await ann.select(lobby, [older], custom_id=select["custom_id"])
+        assert not res.ephemeral, res.response.content
+        assert as_shown(lobby_players(env, lobby)).endswith("🤖 Bot 1 (perfect)")
+    select = controls(fresh(env, lobby))["addbot"]
+    assert [o["value"] for o in select["options"]][3:] == ["remove11"]
+    res = await ann.select(lobby, ["remove11"], custom_id=select["custom_id"])
+    assert not res.ephemeral
+    assert "Bot" not in lobby_players(env, lobby)
 
 
 @settings(max_examples=25, deadline=None)
@@ -292,3 +316,39 @@ def test_each_step_carries_out_the_decision_and_the_game_ends(classic_table, see
         table = after
     assert table.status == "finished"
     assert steps <= 15 * 6
+
+
+def posted_turns(env: Any, name: str) -> list[dict[str, Any]]:
+    """The embeds of every turn message posted or edited while `name` (a computer player)
+    was to move: what spectators saw of its turn."""
+    found = []
+    for entry in env.http_requests:
+        body = entry.json if isinstance(entry.json, dict) else None
+        if body is None or entry.method not in ("POST", "PATCH"):
+            continue
+        body = body.get("data", body) if "/callback" in entry.path else body
+        if name in as_shown(str(body.get("content") or "")):
+            found += [e for e in body.get("embeds") or () if e.get("fields")]
+    return found
+
+
+async def test_a_computer_players_turn_tells_nobody_to_press_roll(table):
+    env, channel, ann, _bob, _cid = table
+    lobby = await new_lobby(channel, ann)
+    await add_bot(env, ann, lobby, "easy")
+    assert (await ann.click(lobby, label="Start")).acknowledged
+    for _ in range(4):
+        await play_turn(env, channel, {ann.id: ann}, rolls=1)
+    bot = "🤖 Bot 1 (easy)"
+    seen = posted_turns(env, t("bots.turn", "en", name=bot))
+    assert seen, "the computer player's turn messages"
+    for embed in seen:
+        title, text = as_shown(embed["title"]), as_shown(embed.get("description", ""))
+        assert title.startswith(bot)
+        assert "your turn" not in title
+        assert "Roll" not in text
+        assert t("turn.held_hint", "en") not in text
+    assert any(as_shown(e["title"]) == f"{bot} — its turn" for e in seen)
+    assert any(
+        as_shown(e.get("description", "")) == t("turn.computer.waits", "en") for e in seen
+    )
