@@ -11,7 +11,10 @@ from discord.ext import commands
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, t
-from bot.render.league import SettingsView, settings_embed
+from bot.match import known_rules
+from bot.records import SCORECARDS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+from bot.render.league import settings_embed
+from bot.service import Services
 from cogs._edge import (
     guard,
     is_manager,
@@ -21,7 +24,6 @@ from cogs._edge import (
     store_of,
     to_discord,
 )
-from db import SCORECARDS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, GuildSettings
 
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
 LANGUAGE_CHOICES = [
@@ -44,18 +46,6 @@ def parse_duration(text: str) -> int | None:
     return h * 3600 + m * 60 + s
 
 
-def view_of(settings: GuildSettings) -> SettingsView:
-    return SettingsView(
-        default_rules=settings.default_rules,
-        turn_timeout=settings.turn_timeout,
-        bots_allowed=settings.bots_allowed,
-        hints_allowed=settings.hints_allowed,
-        images=settings.images,
-        language=settings.language,
-        scorecards=settings.scorecards,
-    )
-
-
 @app_commands.command(name="settings", description=t("commands.settings"))
 @app_commands.describe(
     default_rules=t("commands.settings_default_rules"),
@@ -69,7 +59,7 @@ def view_of(settings: GuildSettings) -> SettingsView:
 @app_commands.choices(
     default_rules=RULE_CHOICES, language=LANGUAGE_CHOICES, scorecards=SCORECARD_CHOICES
 )
-async def settings(
+async def settings(  # noqa: PLR0913 - a slash command's options are its parameters
     interaction: discord.Interaction[Any],
     default_rules: str | None = None,
     turn_timeout: str | None = None,
@@ -87,9 +77,7 @@ async def settings(
         guild_id = interaction.guild_id or 0
         changes: dict[str, Any] = {}
         if default_rules is not None:
-            if default_rules not in RULESETS:
-                raise GameError("unknown_rules", rules=default_rules, known=", ".join(RULESETS))
-            changes["default_rules"] = default_rules
+            changes["default_rules"] = known_rules(default_rules)
         if turn_timeout is not None:
             seconds = parse_duration(turn_timeout)
             if seconds is None or not TURN_TIMEOUT_MIN <= seconds <= TURN_TIMEOUT_MAX:
@@ -108,12 +96,15 @@ async def settings(
         if not changes:  # nothing to change: show them, to the admin only
             current = await store.guild_settings(guild_id)
             await interaction.response.send_message(
-                embed=to_discord(settings_embed(view_of(current), lang)), ephemeral=True
+                embed=to_discord(settings_embed(current, lang)), ephemeral=True
             )
             return
-        updated = await store.update_settings(guild_id, changes, now=discord.utils.utcnow())
+        # Through the games' settings, so this process's games follow at once.
+        updated = await Services.of(interaction.client).settings.update(
+            guild_id, changes, now=discord.utils.utcnow()
+        )
         public = await public_language(interaction, store)
-        embed = settings_embed(view_of(updated), public, changed_by=shown_name(interaction.user))
+        embed = settings_embed(updated, public, changed_by=shown_name(interaction.user))
         await interaction.response.send_message(
             embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none()
         )
