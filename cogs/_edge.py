@@ -141,6 +141,9 @@ def refusal_text(error: GameError, lang: str) -> str:
     row = error.params.get("row")
     if isinstance(row, str) and row in ROWS:
         overrides["row"] = t(f"rows.{row}", lang)
+    rows = error.params.get("rows")
+    if isinstance(rows, tuple):  # row keys (a joker's rows), named as the language names them
+        overrides["rows"] = ", ".join(t(f"rows.{r}", lang) if r in ROWS else str(r) for r in rows)
     rules = error.params.get("rules")
     if isinstance(rules, str) and "known" not in error.params:
         overrides["rules"] = rules_name(rules, lang)

@@ -41,8 +41,14 @@ class GameError(ValueError):
         return self.code if "." in self.code else f"refusal.{self.code}"
 
     def message(self, lang: str, **overrides: object) -> str:
-        """The sentence in `lang`; `overrides` replace parameters (display names)."""
-        return t(self.key, lang, **{**self.params, **overrides})
+        """The sentence in `lang`; `overrides` replace parameters (display names). A list
+        (the rows a joker may take) is shown as its keys, comma-separated, unless an edge
+        names them in `lang`."""
+        params = {
+            k: ", ".join(map(str, v)) if isinstance(v, tuple) else v
+            for k, v in {**self.params, **overrides}.items()
+        }
+        return t(self.key, lang, **params)
 
     def __str__(self) -> str:
         return self.message("en")

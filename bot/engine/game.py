@@ -12,8 +12,10 @@ the store and the solver):
   the end and for any player (not only the one to play). The leaver's free rows are
   scratched at once: classic upper rows get the value with no dice (-3f), every
   other row 0. In `banked` the rows stay empty and take their penalties when the
-  game ends. The game goes on without the leaver; it ends when every card is
-  complete (banked: as usual) or when everyone has left.
+  game ends, and a leaver in the middle of their turn after t throws spends
+  max(0, t - 3) banked throws, as a pass does (the throws were used: a leave is no
+  way to spend the bank for free). The game goes on without the leaver; it ends when
+  every card is complete (banked: as usual) or when everyone has left.
 - A roll's ``hold`` may be empty or absent on a turn's first throw, never
   non-empty; holding all five dice later is allowed (an empty roll, the throw counts).
 - In `banked` a pass is allowed at any throw count, even 0; it spends
@@ -181,6 +183,8 @@ class Passed:
 class Left:
     player: str
     on_turn: bool = False  # the leaver was the player to move: their turn ended
+    spent: int = 0  # banked: the banked throws the leaver's unfinished turn used
+    scratched: bool = True  # the free rows were scratched (banked: penalised at the end)
 
     @property
     def ends_turn(self) -> bool:
@@ -491,7 +495,7 @@ class Game:
             if option.row == row:
                 return option
         if self._joker()[0]:
-            raise GameError("joker_rows", rows=", ".join(o.row for o in self.options()))
+            raise GameError("joker_rows", rows=tuple(o.row for o in self.options()))
         raise GameError("not_made", row=row)
 
     def can_score(self, player: str, row: str) -> bool:
@@ -521,9 +525,13 @@ class Game:
     def can_pass(self, player: str) -> bool:
         return _ok(self.verify_pass, player)
 
+    def _spent(self) -> int:
+        """The banked throws the current turn has used: those beyond the regular three."""
+        return max(0, self.throws - self.rules.throws) if self.rules.banked else 0
+
     def pass_turn(self, player: str) -> tuple[Game, Passed]:
         self.verify_pass(player)
-        spent = max(0, self.throws - self.rules.throws)
+        spent = self._spent()
         card = replace(self.card, bank=self.card.bank - spent)
         return self._end_turn(card), Passed(player, spent)
 
@@ -543,22 +551,24 @@ class Game:
         rs = self.rules
         index = self.players.index(player)
         old = self.cards[index]
+        on_turn = index == self.current
+        spent = self._spent() if on_turn else 0  # as a pass: the throws were used
         # Scratched rows: the value with no dice; banked penalises them at the end instead.
         if rs.banked:
-            card = replace(old, left=True)
+            card = replace(old, left=True, bank=old.bank - spent)
         else:
             free = old.free(rs.rows)
             rows = {**old.rows, **{r: rs.scratch_value(r) for r in free}}
             card = replace(old, rows=rows, left=True, unmade=old.unmade | set(free))
         game = replace(self, cards=_with(self.cards, index, card))
-        if index == self.current:
-            return game._advance(), Left(player, on_turn=True)
+        if on_turn:
+            return game._advance(), Left(player, on_turn=True, spent=spent, scratched=not rs.banked)
         game = game._next()
         if all(c.left for c in game.cards) or (
             not rs.banked and all(c.complete for c in game.cards)
         ):
             game = game._finish()
-        return game, Left(player)
+        return game, Left(player, scratched=not rs.banked)
 
     # --- apply -----------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal, format_percent
 
 DEFAULT = "en"
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
@@ -77,13 +78,25 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
+def decimal(value: float, lang: str, places: int = 0) -> str:
+    """`value` with exactly `places` decimals as `lang` writes it (132,00 in ru and ro,
+    132.00 in en and hi), without grouping: a score stays one short word."""
+    pattern = "0." + "0" * places if places else "0"
+    return str(format_decimal(value, format=pattern, locale=_locale(lang)))
+
+
+def percent(ratio: float, lang: str) -> str:
+    """A share as `lang` writes it ("100%", "100 %" in ru and ro), one decimal at most."""
+    return str(format_percent(round(ratio, 3), locale=_locale(lang), decimal_quantization=False))
+
+
 def plural_category(lang: str, n: object) -> str:
     """The CLDR plural category of the count `n` in `lang` ("1,5" and "1.50" are decimals:
     their visible fraction digits count, as CLDR says)."""
     if isinstance(n, int):
         return str(_locale(lang).plural_form(abs(n)))
     try:
-        number = Decimal(str(n).replace(",", "."))
+        number = Decimal(str(n).replace(_locale(lang).number_symbols["latn"]["decimal"], "."))
     except InvalidOperation:
         return "other"
     if not number.is_finite():

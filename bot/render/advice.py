@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.engine import Game
-from bot.i18n import rules_name, t
+from bot.i18n import decimal, rules_name, t
 from bot.strategy import Decision, Hold, PassTurn, Record
 from bot.strategy.analysis import Proficiency
 
@@ -51,7 +51,8 @@ def previous_text(previous: Previous | None, lang: str) -> str:
     if previous.lost < BEST or previous.better is None:
         return t("hint.previous_best", lang, choice=choice)
     better = describe(previous.better, previous.before, lang)
-    return t("hint.previous_cost", lang, choice=choice, n=f"{previous.lost:.2f}", best=better)
+    lost = decimal(previous.lost, lang, 2)
+    return t("hint.previous_cost", lang, choice=choice, n=lost, best=better)
 
 
 def hint_embed(
@@ -68,7 +69,7 @@ def hint_embed(
         colour=YELLOW,
     )
     lines = [
-        t("hint.choice", lang, n=i, choice=describe(d, game, lang), expected=f"{v:.1f}")
+        t("hint.choice", lang, n=i, choice=describe(d, game, lang), expected=decimal(v, lang, 1))
         for i, (d, v) in enumerate(choices, 1)
     ]
     embed.add_field(t("hint.top", lang), "\n".join(lines))
@@ -117,9 +118,9 @@ def analysis_lines(
                 "analysis.line",
                 lang,
                 name=name,
-                mean=f"{r.mean:.2f}",
+                mean=decimal(r.mean, lang, 2),
                 n=r.decisions,
-                lost=f"{r.lost:.1f}",
+                lost=decimal(r.lost, lang, 1),
             )
         )
     return title, "\n".join(lines)

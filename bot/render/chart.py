@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import DEFAULT
+
 from .image import (
     DENSITY,
     GOLD,
@@ -45,7 +47,9 @@ BAR_MAX = 36 * DENSITY
 LINE = DENSITY  # the axis and dashes, 1 px on the phone (the dashes twice that)
 
 
-def _page(scores: Sequence[int], title: str, flags: Sequence[bool], average_label: str) -> Page:
+def _page(
+    scores: Sequence[int], title: str, flags: Sequence[bool], average_label: str, lang: str
+) -> Page:
     items: list[Box | Label] = []
     text = fit_text(title, WIDTH - 2 * MARGIN, NAME_SIZE, bold=True)
     items.append(text_at(text, MARGIN, MARGIN + 30, INK, bold=True, size=NAME_SIZE))
@@ -70,7 +74,7 @@ def _page(scores: Sequence[int], title: str, flags: Sequence[bool], average_labe
             continue
         placed.append(y)
         items.append(Box((LEFT - 8, y - LINE // 2, WIDTH - RIGHT, y + LINE // 2), GRID))
-        label = number(value)
+        label = number(value, lang)
         stamp = _stamp(label)
         # Right-aligned before the axis, its digits centred on the line.
         items.append(Label(label, LEFT - 16 - stamp.mask.width, y + round(SIZE * 0.36), MUTED))
@@ -94,7 +98,7 @@ def _page(scores: Sequence[int], title: str, flags: Sequence[bool], average_labe
     legend = MARGIN + 76
     dash = legend - 12
     items.extend(Box((x, dash - LINE, x + 10, dash + LINE), INK) for x in (MARGIN, MARGIN + 20))
-    label = f"{average_label}{number(round(mean, 1))}"
+    label = f"{average_label}{number(round(mean, 1), lang)}"
     items.append(text_at(fit_text(label, WIDTH - 2 * MARGIN - 44), MARGIN + 44, legend, INK))
     return Page(WIDTH, HEIGHT, tuple(items))
 
@@ -105,12 +109,13 @@ def scores_chart_png(
     title: str,
     won: Sequence[bool] | None = None,
     average_label: str = "",
+    lang: str = DEFAULT,
 ) -> bytes:
     """Bars for `scores` (oldest first); `won[i]` marks a won game; the dashed line is the
-    mean of `scores`, labelled `average_label` + the value."""
+    mean of `scores`, labelled `average_label` + the value, numbers as `lang` writes them."""
     if not scores:
         raise ValueError("a chart needs at least one score")
     if won is not None and len(won) != len(scores):
         raise ValueError("won must have one flag per score")
     flags = list(won) if won is not None else [False] * len(scores)
-    return encode(paint(_page(scores, title, flags, average_label)))
+    return encode(paint(_page(scores, title, flags, average_label, lang)))

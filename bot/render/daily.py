@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bot.engine import Game
-from bot.i18n import rules_name, t
+from bot.i18n import decimal, rules_name, t
 from bot.records import DailyBest, DailyBoard, DailyLine
 
 from .embed import GOLD, Embed, safe
@@ -76,7 +76,7 @@ def analysis_text(analysed: Analysed, lang: str) -> str:
             "daily.analysis_unavailable"
         )
         return t(key, lang)
-    mean = f"{analysed.mean:.2f}"
+    mean = decimal(analysed.mean, lang, 2)
     if analysed.decisions is None:
         return t("daily.analysis_mean", lang, mean=mean)
     return t("daily.analysis", lang, mean=mean, decisions=analysed.decisions)
@@ -84,7 +84,7 @@ def analysis_text(analysed: Analysed, lang: str) -> str:
 
 def report_embed(report: Report, lang: str) -> Embed:
     """Score, place so far, the best the dice allowed and how far off, the analysis."""
-    lines = [t("daily.score", lang, total=number(report.total))]
+    lines = [t("daily.score", lang, total=number(report.total, lang))]
     if report.rank is not None:
         lines.append(t("daily.place", lang, rank=report.rank, players=report.players))
     if report.best is None:
@@ -93,7 +93,7 @@ def report_embed(report: Report, lang: str) -> Embed:
         how = best_how(report.exact, lang)
         gap = report.best - report.total
         key = "daily.best" if gap > 0 else "daily.best_reached"
-        lines.append(t(key, lang, best=number(report.best), how=how, gap=number(gap)))
+        lines.append(t(key, lang, best=number(report.best, lang), how=how, gap=number(gap, lang)))
     lines.append(analysis_text(report.analysed, lang))
     return Embed(
         title=t("daily.report_title", lang, rules=rules_name(report.rules, lang),
@@ -107,10 +107,10 @@ def public_line(  # noqa: PLR0913 - each fact of the one public line
     name: str, rules: str, total: int, rank: int, players: int, mean: float | None, lang: str
 ) -> str:
     """The one public line of a finish: no dice, no rows."""
-    loss = t("daily.public_loss", lang, mean=f"{mean:.2f}") if mean is not None else ""
+    loss = t("daily.public_loss", lang, mean=decimal(mean, lang, 2)) if mean is not None else ""
     return t(
         "daily.public", lang, name=safe(name), rules=rules_name(rules, lang),
-        total=number(total), rank=rank, players=players, loss=loss,
+        total=number(total, lang), rank=rank, players=players, loss=loss,
     )  # fmt: skip
 
 
@@ -119,8 +119,8 @@ def public_line(  # noqa: PLR0913 - each fact of the one public line
 
 def _board_line(row: DailyLine, lang: str, *, me: bool) -> str:
     text = t(
-        "daily_board.line", lang, rank=row.rank, member=safe(row.name), total=number(row.total),
-        streak=row.streak,
+        "daily_board.line", lang, rank=row.rank, member=safe(row.name),
+        total=number(row.total, lang), streak=row.streak,
     )  # fmt: skip
     return f"__{text}__" if me else text
 
@@ -156,7 +156,7 @@ def board_embed(  # noqa: PLR0913 - the board, its reader and what they may see
         lines.append(t("daily_board.best_unknown", lang))
     else:
         how = best_how(best.exact, lang)
-        lines.append(t("daily_board.best", lang, best=number(best.score), how=how))
+        lines.append(t("daily_board.best", lang, best=number(best.score, lang), how=how))
     if cards_hidden and board.lines:
         lines += ["", t("daily_board.cards_hidden", lang)]
     embed.description = "\n".join(lines)

@@ -36,7 +36,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 from bot.engine import FACE, Card, Game, RuleSet, standings_of, totals_of
 from bot.i18n import LANGUAGES, catalog, t
 
-from .text import MINUS
+from .text import number as text_number
 
 log = logging.getLogger(__name__)
 
@@ -438,13 +438,10 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
 # --- what the tables say ----------------------------------------------------------------
 
 
-def number(value: float, *, sign: bool = False) -> str:
-    """A score as printed: the bot's one minus sign, `+` when asked, one decimal only when
-    needed (a picture's columns are narrow)."""
-    text = f"{abs(value):.0f}" if float(value).is_integer() else f"{abs(value):.1f}"
-    if value < 0:
-        return MINUS + text
-    return ("+" if sign and value > 0 else "") + text
+def number(value: float, lang: str, *, sign: bool = False) -> str:
+    """A score as printed in `lang`: as the text shows it, but one decimal at most (a
+    picture's columns are narrow)."""
+    return text_number(value, lang, sign=sign, places=1)
 
 
 @dataclass(frozen=True)
@@ -468,7 +465,7 @@ class _Table:
     columns: tuple[_Column, ...]
 
 
-def row_cell(card: Card, row: str) -> _Cell:
+def row_cell(card: Card, row: str, lang: str) -> _Cell:
     """A scorecard row as shown: blank while free; a 0 is ✓ when the figure was made (the
     engine says so), else a dash; any other value the number, red when negative."""
     value = card.rows[row]
@@ -476,11 +473,13 @@ def row_cell(card: Card, row: str) -> _Cell:
         return _Cell()
     if value == 0:
         return _Cell("✓", MADE, bold=True) if card.made(row) else _Cell("—", MUTED)
-    return _Cell(number(value), NEGATIVE if value < 0 else INK)
+    return _Cell(number(value, lang), NEGATIVE if value < 0 else INK)
 
 
-def _sum_cells(values: Iterable[float], *, sign: bool = False) -> tuple[_Cell, ...]:
-    return tuple(_Cell(number(v, sign=sign), NEGATIVE if v < 0 else INK, bold=True) for v in values)
+def _sum_cells(values: Iterable[float], lang: str, *, sign: bool = False) -> tuple[_Cell, ...]:
+    return tuple(
+        _Cell(number(v, lang, sign=sign), NEGATIVE if v < 0 else INK, bold=True) for v in values
+    )
 
 
 def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> list[_Table]:
@@ -490,20 +489,20 @@ def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> li
         return [
             _Column(
                 row,
-                DIE[FACE[row]] if row in FACE else t(f"rows_short.{row}", lang),
-                tuple(row_cell(c, row) for c in cards),
+                DIE[FACE[row]] if row in FACE else t(f"image.rows.{row}", lang),
+                tuple(row_cell(c, row, lang) for c in cards),
             )
             for row in part
         ]
 
     def total(key: str, header: str, values: Iterable[float]) -> _Column:
-        return _Column(key, header, _sum_cells(values), sum=True)
+        return _Column(key, header, _sum_cells(values, lang), sum=True)
 
     upper = rows(rules.upper)
     upper.append(total("upper", t("rows_short.upper", lang), (x.upper for x in totals)))
     if rules.bonus:
         # An unearned bonus stays blank while the upper rows can still earn it.
-        earned = _sum_cells(x.bonus for x in totals)
+        earned = _sum_cells((x.bonus for x in totals), lang)
         cells = tuple(
             _Cell() if x.bonus == 0 and not final and c.free(rules.upper) else cell
             for x, c, cell in zip(totals, cards, earned, strict=True)
@@ -520,15 +519,15 @@ def _tables(rules: RuleSet, cards: Sequence[Card], lang: str, final: bool) -> li
         if c.sum
     ]
     if rules.joker != "none":
-        extra = _sum_cells(c.extra for c in cards)  # the poker bonuses
+        extra = _sum_cells((c.extra for c in cards), lang)  # the poker bonuses
         end.append(_Column("extra", t("rows_short.extra", lang), extra))
     if rules.banked:
-        points = _sum_cells(x.bank_points for x in totals)
+        points = _sum_cells((x.bank_points for x in totals), lang)
         end.append(_Column("banked", t("rows_short.banked", lang), points))
     end.append(total("total", t("image.total", lang), (x.total for x in totals)))
     if final:
         standings = standings_of(rules, cards)
-        settlement = _sum_cells((s.settlement for s in standings), sign=True)
+        settlement = _sum_cells((s.settlement for s in standings), lang, sign=True)
         end.append(_Column("settlement", t("image.settlement_short", lang), settlement))
         places = tuple(
             _Cell(str(s.rank), GOLD_INK if s.rank == 1 else INK, bold=True) for s in standings

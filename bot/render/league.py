@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import rules_name, t
+from bot.i18n import decimal, percent, rules_name, t
 from bot.records import (
     OVERALL,
     SKILL_MIN_GAMES,
@@ -25,20 +25,22 @@ from bot.records import (
 from bot.strategy.rating import SCALE
 
 from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, Field, cut, length, safe
-from .text import number
+from .text import MINUS, number
 
 NAME_MAX = 24  # names in history fields: keeps ten games inside one embed
 
 
-def value_text(metric: str, value: float) -> str:
-    """A metric's value as shown: counts and scores whole, the others with two decimals
-    (one minus sign everywhere: the ASCII `-`, as render's `number`)."""
+def value_text(metric: str, value: float, lang: str) -> str:
+    """A metric's value as `lang` writes it: counts and scores whole, the others with two
+    decimals (132,00 in ru and ro; one minus sign everywhere, as render's `number`)."""
     if metric in ("wins", "best", "daily", "rating"):
-        return number(round(value))
-    if metric == "net":
-        text = f"{value:+.2f}"
-        return "0.00" if text in ("+0.00", "-0.00") else text
-    return f"{value:.2f}".replace("-0.00", "0.00")
+        return number(round(value), lang)
+    text = decimal(abs(value), lang, 2)
+    if text.strip("0.,") == "":
+        return text
+    if value < 0:
+        return MINUS + text
+    return ("+" if metric == "net" else "") + text
 
 
 def metric_name(metric: str, lang: str) -> str:
@@ -49,22 +51,22 @@ def scope_name(rules: str | None, lang: str) -> str:
     return rules_name(rules, lang) if rules else t("leaderboard.all_rules", lang)
 
 
-def spread(sigma: float) -> str:
+def spread(sigma: float, lang: str) -> str:
     """One standard deviation of a rating on the shown scale."""
-    return number(round(SCALE * sigma))
+    return number(round(SCALE * sigma), lang)
 
 
 def _line(row: BoardLine, metric: str, lang: str, *, me: bool = False) -> str:
     common = {
         "rank": row.rank,
         "member": safe(row.name),
-        "value": value_text(metric, row.value),
+        "value": value_text(metric, row.value, lang),
         "n": row.games,
     }
     if metric == "daily":
         text = t("leaderboard.line_daily", lang, streak=round(row.extra or 0), **common)
     elif metric == "rating":
-        text = t("leaderboard.line_rating", lang, spread=spread(row.extra or 0.0), **common)
+        text = t("leaderboard.line_rating", lang, spread=spread(row.extra or 0.0, lang), **common)
     else:
         text = t("leaderboard.line", lang, **common)
     return f"**{text}**" if me else text
@@ -104,13 +106,9 @@ def board_embed(board: BoardPage, member_id: int, lang: str) -> Embed:
 # --- stats --------------------------------------------------------------------------------
 
 
-def percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
-
-
 def stats_block(s: MemberStats, rating: StoredRating | None, lang: str) -> str:
     skill = (
-        t("stats.skill_value", lang, value=f"{s.skill:.2f}", n=s.analysed)
+        t("stats.skill_value", lang, value=decimal(s.skill, lang, 2), n=s.analysed)
         if s.skill is not None
         else t("stats.skill_none", lang)
     )
@@ -119,10 +117,10 @@ def stats_block(s: MemberStats, rating: StoredRating | None, lang: str) -> str:
         lang,
         games=s.games,
         wins=s.wins,
-        rate=percent(s.wins, s.games),
-        average=value_text("average", s.average),
-        best=number(s.best),
-        net=value_text("net", s.net),
+        rate=percent(s.wins / s.games if s.games else 0, lang),
+        average=value_text("average", s.average, lang),
+        best=number(s.best, lang),
+        net=value_text("net", s.net, lang),
         skill=skill,
     )
     return text + "\n" + rating_text(rating, lang)
@@ -131,8 +129,8 @@ def stats_block(s: MemberStats, rating: StoredRating | None, lang: str) -> str:
 def rating_text(rating: StoredRating | None, lang: str) -> str:
     if rating is None:
         return t("stats.rating_none", lang)
-    return t("stats.rating", lang, value=value_text("rating", rating.ordinal),
-             spread=spread(rating.sigma), n=rating.games)  # fmt: skip
+    return t("stats.rating", lang, value=value_text("rating", rating.ordinal, lang),
+             spread=spread(rating.sigma, lang), n=rating.games)  # fmt: skip
 
 
 def daily_text(blocks: Sequence[DailyStats], lang: str) -> str:
@@ -140,7 +138,7 @@ def daily_text(blocks: Sequence[DailyStats], lang: str) -> str:
     for b in blocks:
         label = t("stats.overall", lang) if b.rules is None else rules_name(b.rules, lang)
         numbers = t("stats.daily_block", lang, played=b.played, wins=b.wins,
-                    streak=b.best_streak, best=number(b.best))  # fmt: skip
+                    streak=b.best_streak, best=number(b.best, lang))  # fmt: skip
         lines.append(f"**{label}** · {numbers}")
     return "\n".join(lines)
 
@@ -196,7 +194,7 @@ def _history_field(entry: FinishedGame, link: str, limit: int, lang: str) -> Fie
     seats = [(r.name, r.total, r.rank) for r in entry.results]  # seat order
     ranked = sorted(enumerate(seats), key=lambda x: (x[1][2], x[0]))
     winners = ", ".join(_short(n, limit) for n, _, rank in seats if rank == 1) or "—"
-    scores = ", ".join(f"{_short(n, limit)} {number(total)}" for _, (n, total, _) in ranked)
+    scores = ", ".join(f"{_short(n, limit)} {number(total, lang)}" for _, (n, total, _) in ranked)
     return Field(
         t("history.game", lang, id=entry.game.id, rules=rules_name(entry.game.rules, lang)),
         t(
@@ -232,8 +230,8 @@ def duration_text(seconds: int, lang: str) -> str:
 
 
 def settings_embed(settings: GuildSettings, lang: str, *, changed_by: str | None = None) -> Embed:
-    def yes_no(flag: bool) -> str:
-        return t("settings.yes" if flag else "settings.no", lang)
+    def yes_no(key: str, flag: bool) -> str:  # each its own words: agreement (ro permiși)
+        return t(f"settings.{key}_{'yes' if flag else 'no'}", lang)
 
     title = t(
         "settings.changed" if changed_by else "settings.title",
@@ -246,9 +244,9 @@ def settings_embed(settings: GuildSettings, lang: str, *, changed_by: str | None
     rows = [
         ("default_rules", rules_name(rules, lang) if rules else t("settings.rules_default", lang)),
         ("turn_timeout", duration_text(settings.turn_timeout, lang)),
-        ("bots", yes_no(settings.bots_allowed)),
-        ("hints", yes_no(settings.hints_allowed)),
-        ("images", yes_no(settings.images)),
+        ("bots", yes_no("bots", settings.bots_allowed)),
+        ("hints", yes_no("hints", settings.hints_allowed)),
+        ("images", yes_no("images", settings.images)),
         ("scorecards", t(f"settings.scorecards_{settings.scorecards}", lang)),
         (
             "language",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.engine import Card, Event, Game, Left, Option, Passed, RuleSet, Scored, get_rules
-from bot.i18n import rules_name, t
+from bot.i18n import decimal, rules_name, t
 
 from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, GREEN, Embed, cut, plain, safe
 
@@ -21,10 +21,13 @@ NAME_WIDTH = 5
 MINUS = "-"  # one minus sign everywhere: the plain one, easy to copy (the pictures too)
 
 
-def number(value: float, *, sign: bool = False) -> str:
-    """A score as shown: a true minus sign, `+` when asked, one decimal only when needed."""
-    text = f"{abs(value):.0f}" if float(value).is_integer() else f"{abs(value):.2f}"
-    if value < 0 and text.strip("0.") != "":
+def number(value: float, lang: str, *, sign: bool = False, places: int = 2) -> str:
+    """A number as `lang` writes it (132,50 in ru and ro): the one minus sign, `+` when
+    asked, `places` decimals only when it is not whole."""
+    text = decimal(abs(value), lang, 0 if float(value).is_integer() else places)
+    if text.strip("0.,") == "":
+        return text
+    if value < 0:
         return MINUS + text
     return ("+" if sign and value > 0 else "") + text
 
@@ -139,8 +142,8 @@ def option_label(option: Option, rules: RuleSet, lang: str) -> str:
     """ "Full house — 24 (×2 first throw)", "Two pairs — scratch, 0", joker marked."""
     row = t(f"rows.{option.row}", lang)
     if not option.made:
-        return cut(t("turn.option_scratch", lang, row=row, points=number(option.points)), 100)
-    label = t("turn.option", lang, row=row, points=number(option.points))
+        return cut(t("turn.option_scratch", lang, row=row, points=number(option.points, lang)), 100)
+    label = t("turn.option", lang, row=row, points=number(option.points, lang))
     if option.doubled:
         label += t("turn.doubled", lang)
     premium = rules.premiums.get(option.row, 0)
@@ -159,7 +162,8 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
         name = _name(names, event.player)
         row = t(f"rows.{event.row}", lang)
         if not event.made:
-            return t("summary.scratched", lang, name=name, row=row, points=number(event.points))
+            points = number(event.points, lang)
+            return t("summary.scratched", lang, name=name, row=row, points=points)
         extra = t("turn.doubled", lang) if event.doubled else ""
         if event.joker_bonus:
             extra += t("turn.joker_bonus", lang, bonus=event.joker_bonus)
@@ -168,7 +172,7 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
             lang,
             name=name,
             row=row,
-            points=number(event.points),
+            points=number(event.points, lang),
             extra=extra,
             throw=event.throws,
         )
@@ -176,7 +180,10 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
         extra = t("summary.passed_spent", lang, n=event.spent) if event.spent else ""
         return t("summary.passed", lang, name=_name(names, event.player), extra=extra)
     if isinstance(event, Left):
-        return t("summary.left", lang, name=_name(names, event.player))
+        if event.scratched:
+            return t("summary.left", lang, name=_name(names, event.player))
+        extra = t("summary.passed_spent", lang, n=event.spent) if event.spent else ""
+        return t("summary.left_banked", lang, name=_name(names, event.player), extra=extra)
     return ""
 
 
@@ -190,7 +197,7 @@ def cell(card: Card, row: str, lang: str) -> str:
         return t("card.free", lang)
     if value == 0:
         return t("card.check", lang) if card.made(row) else t("card.scratch", lang)
-    return number(value)
+    return number(value, lang)
 
 
 def _summary_rows(rules: RuleSet) -> list[str]:
@@ -233,7 +240,9 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     lines.append(rule)
     for key in _summary_rows(rules):
         label = t(f"rows_short.{key}", lang)[:label_w]
-        cells = "".join(f"{number(_summary_value(game, c, key)):>{NAME_WIDTH + 1}}" for c in cards)
+        cells = "".join(
+            f"{number(_summary_value(game, c, key), lang):>{NAME_WIDTH + 1}}" for c in cards
+        )
         lines.append(f"{label:<{label_w}}{cells}")
     return "```\n" + "\n".join(lines) + "\n```"
 
@@ -265,17 +274,16 @@ def card_embed(game: Game, player: str, names: Mapping[str, str], game_id: int, 
         lines = [f"{t(f'rows.{r}', lang):<{width}} {cell(card, r, lang):>5}" for r in rows]
         return "```\n" + "\n".join(lines) + "\n```"
 
-    embed.add_field(f"{t('card.upper', lang)}: {number(totals.upper)}", block(rules.upper))
-    embed.add_field(f"{t('card.lower', lang)}: {number(totals.lower)}", block(rules.lower))
+    embed.add_field(f"{t('card.upper', lang)}: {number(totals.upper, lang)}", block(rules.upper))
+    embed.add_field(f"{t('card.lower', lang)}: {number(totals.lower, lang)}", block(rules.lower))
     if rules.bonus:
-        embed.add_field(t("card.bonus", lang), number(totals.bonus), inline=True)
+        embed.add_field(t("card.bonus", lang), number(totals.bonus, lang), inline=True)
     if rules.joker_bonus:
-        embed.add_field(t("card.extra", lang), number(card.extra), inline=True)
+        embed.add_field(t("card.extra", lang), number(card.extra, lang), inline=True)
     if rules.banked:
-        embed.add_field(
-            t("card.banked", lang, count=totals.banked), number(totals.bank_points), inline=True
-        )
-    embed.add_field(t("card.total", lang), f"**{number(totals.total)}**", inline=True)
+        banked = t("card.banked", lang, count=totals.banked)
+        embed.add_field(banked, number(totals.bank_points, lang), inline=True)
+    embed.add_field(t("card.total", lang), f"**{number(totals.total, lang)}**", inline=True)
     embed.footer = t(
         "card.footer", lang, rules=rules_name(rules.name, lang), game=game_id, round=game.round
     )
@@ -290,8 +298,8 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
             lang,
             rank=s.rank,
             name=_name(names, s.name),
-            total=number(s.totals.total),
-            settlement=number(s.settlement, sign=True),
+            total=number(s.totals.total, lang),
+            settlement=number(s.settlement, lang, sign=True),
         )
         for s in standings
     ]
@@ -300,34 +308,69 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
         title=t("final.title", lang, rules=rules_name(game.rules.name, lang)),
         description="\n".join(lines),
         colour=GOLD,
-        footer=t("final.footer", lang, game=game_id, average=number(average)),
+        footer=t("final.footer", lang, game=game_id, average=number(average, lang)),
     )
 
 
-# The decisions docs/rules.md makes where the source texts are silent or contradict
-# themselves, stated on the rule set's card (catalog keys `rules_card.decision_<name>`).
-DECISIONS: dict[str, tuple[str, ...]] = {
-    "classic": ("premium",),
-    "banked": ("round", "cap", "penalties", "upper"),
-}
+# Each rule set's card: its lines in order, catalog keys `rules_card.<line>`. A card states
+# every rule and every decision of docs/rules.md that changes what a player does
+# (tests/i18n/test_rules_cards.py holds the list, each with the rule book's words).
+CARDS: dict[str, tuple[str, ...]] = {
+    "classic": (
+        "throws", "upper_first", "classic_upper", "classic_bonus", "figure_sum", "patterns",
+        "classic_double", "classic_premium", "classic_scratch",
+    ),
+    "yatzy": (
+        "throws", "any_order", "upper_sum", "upper_bonus", "yatzy_lower", "patterns_joker",
+        "zero", "no_doubling", "yatzy_joker", "joker_order",
+    ),
+    "banked": (
+        "banked_throws", "banked_end", "upper_first", "banked_upper", "figure_sum", "patterns",
+        "banked_premiums", "no_doubling", "banked_round", "banked_cap", "banked_score",
+        "banked_penalties", "banked_unfinished_upper",
+    ),
+    "yahtzee": (
+        "throws", "any_order", "upper_sum", "upper_bonus", "yahtzee_lower", "patterns_yahtzee",
+        "zero", "no_doubling", "yahtzee_joker", "joker_order",
+    ),
+    "scandinavian": (
+        "throws", "any_order", "upper_sum", "upper_bonus", "scandinavian_lower", "patterns",
+        "zero", "no_doubling", "no_joker",
+    ),
+}  # fmt: skip
 
 
-def decision_lines(rs: RuleSet, lang: str) -> list[str]:
-    """The rule set's documented decisions in `lang`, with the engine's own numbers."""
+def card_values(rs: RuleSet, lang: str) -> dict[str, object]:
+    """What a card's lines fill in: the engine's own numbers, rows named in `lang`."""
     penalties = ", ".join(
-        f"{t(f'rows.{row}', lang)} {number(value)}"
+        f"{t(f'rows.{row}', lang)} {number(value, lang)}"
         for row, value in rs.penalties.items()
         if value
     )
-    values = {"n": rs.max_rounds or 0, "penalties": penalties}
-    return [t(f"rules_card.decision_{d}", lang, **values) for d in DECISIONS.get(rs.name, ())]
+    return {
+        "rows": len(rs.rows),
+        "throws": rs.throws,
+        "bonus": rs.bonus,
+        "threshold": rs.bonus_threshold,
+        "premium": rs.premiums.get("poker", 0),
+        "four_premium": rs.premiums.get("four_of_a_kind", 0),
+        "joker_bonus": rs.joker_bonus,
+        "bank_value": rs.bank_value,
+        "n": rs.max_rounds or 0,
+        "penalties": penalties,
+    }
+
+
+def card_lines(rs: RuleSet, lang: str) -> list[str]:
+    """The lines of the rule set's card in `lang`."""
+    values = card_values(rs, lang)
+    return [t(f"rules_card.{line}", lang, **values) for line in CARDS[rs.name]]
 
 
 def rules_embed(rules: str, lang: str, *, full: bool = False) -> Embed:
-    """A rule set's card and its decisions; `full`: the full rules document comes with it
-    (a file)."""
+    """A rule set's card; `full`: the full rules document comes with it (a file)."""
     rs = get_rules(rules)
-    text = "\n".join([t(f"rules_card.{rs.name}", lang).strip(), *decision_lines(rs, lang)])
+    text = "\n".join(card_lines(rs, lang))
     if full:
         text += "\n\n" + t("rules_card.more", lang)
     return Embed(

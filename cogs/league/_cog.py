@@ -72,6 +72,7 @@ async def stats(
                 won=[r.rank == 1 for r in recent],
                 title=t("stats.chart_title", lang, name=name, n=len(recent)),
                 average_label=t("stats.chart_average", lang),
+                lang=lang,
             )
             embed.image = "attachment://scores.png"
             extra["file"] = discord.File(io.BytesIO(png), filename="scores.png")

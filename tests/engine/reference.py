@@ -199,6 +199,8 @@ def replay(doc: dict[str, Any]) -> dict[str, Any]:  # noqa: PLR0912, PLR0915 - t
         p = act["player"]
         if "leave" in act:
             gone.add(p)
+            if rules == "banked" and p == names[seat]:
+                bank[p] -= max(0, throws - 3)  # leaving mid-turn spends as a pass does
             if rules != "banked":
                 for r in rows:
                     if card[p][r] is None:

@@ -587,6 +587,38 @@ def test_banked_leaver_rows_get_penalties_when_the_game_ends():
     assert not game.card_of("ann").made("twos")
 
 
+@pytest.mark.parametrize(("throws", "spent"), [(0, 0), (1, 0), (3, 0), (4, 1), (5, 2)])
+def test_a_banked_leaver_mid_turn_spends_the_banked_throws_used_as_a_pass_does(throws, spent):
+    """RULES.md: leaving after t throws spends max(0, t - 3) banked throws, like a pass."""
+    game = Game.new("banked", ["ann", "bob"])
+    for row in ("ones", "twos"):  # each records after one throw, twice: ann's bank 2 + 2
+        game = record(game, row, THREE_OF[row])
+        game = record(game, row, THREE_OF[row])
+    assert game.player == "ann"
+    assert game.card_of("ann").bank == 4
+    for _ in range(throws):
+        game = run(game, Roll("ann", (6, 5, 4, 2, 1)))
+    passed, event = game.apply(Pass("ann"))
+    assert event.spent == spent
+    left, event = game.apply(Leave("ann"))
+    assert event.on_turn
+    assert event.spent == spent
+    assert left.card_of("ann").bank == passed.card_of("ann").bank == 4 - spent
+    assert left.player == "bob"
+
+
+def test_a_banked_leaver_out_of_turn_spends_nothing():
+    game = Game.new("banked", ["ann", "bob"])
+    game = record(game, "ones", (1, 1, 1, 5, 6))  # ann: bank 2
+    game = run(game, *[Roll("bob", (6, 5, 4, 2, 1))] * 3)
+    game, event = game.apply(Leave("ann"))  # not ann's turn: she used no throw of hers
+    assert not event.on_turn
+    assert event.spent == 0
+    assert game.card_of("ann").bank == 2
+    assert game.player == "bob"
+    assert game.throws == 3  # bob's turn goes on
+
+
 def test_everyone_leaving_ends_the_game():
     game = run(Game.new("classic", ["ann", "bob"]), Leave("bob"), Leave("ann"))
     assert game.finished

@@ -36,14 +36,15 @@ def labels(page: Page) -> list[Label]:
     return [item for item in page.items if isinstance(item, Label)]
 
 
-DIGITS = re.compile(r"[-+]?\d+(\.\d)?")
+DIGITS = re.compile(r"[-+]?\d+([.,]\d)?")  # 21.5, or 21,5 in ru and ro
 
 
-def digit_heights(png: bytes, page: Page) -> list[int]:
-    """The ink height, in px as a phone shows the picture, of every number in its tables."""
+def digit_heights(png: bytes, page: Page, box: tuple[int, int] = BOX) -> list[int]:
+    """The ink height, in px as a phone shows the picture (in `box`), of every number in
+    its tables."""
     img = decode(png).convert("RGB")
     assert img.size == (page.width, page.height)
-    scale = min(1.0, BOX[0] / img.width, BOX[1] / img.height)
+    scale = min(1.0, box[0] / img.width, box[1] / img.height)
     shown = img.resize(
         (round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS
     )

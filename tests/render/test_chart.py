@@ -52,9 +52,12 @@ def test_bad_input_is_refused() -> None:
     "scores", [[150], [-5, 0, 12], [120, 200, -15, 180, 240, 90, 310], list(range(-30, 1170, 60))]
 )
 def test_digits_are_legible_on_a_phone(scores: list[int]) -> None:
-    page = chart._page(scores, "Борис — последние результаты", [False] * len(scores), "avg ")
+    page = chart._page(scores, "Борис — последние результаты", [False] * len(scores), "avg ", "ru")
     heights = digit_heights(
-        scores_chart_png(scores, title="Борис — последние результаты", average_label="avg "), page
+        scores_chart_png(
+            scores, title="Борис — последние результаты", average_label="avg ", lang="ru"
+        ),
+        page,
     )
     assert len(heights) >= 2  # the axis, at least the highest score and zero
     assert min(heights) >= MIN_DIGIT_PX
@@ -66,5 +69,5 @@ def test_digits_are_legible_on_a_phone(scores: list[int]) -> None:
 
 
 def test_a_name_with_emoji_keeps_its_letters_and_loses_the_boxes() -> None:
-    page = chart._page([1, 2], "Zoë ✨🎲 — last 2 scores", [True, False], "")
+    page = chart._page([1, 2], "Zoë ✨🎲 — last 2 scores", [True, False], "", "en")
     assert labels(page)[0].text == "Zoë — last 2 scores"

@@ -20,6 +20,7 @@ from bot.render.image import (
     WIDTH,
     WINNER,
     Page,
+    _is_devanagari,
     _tables,
     _width,
     drawable,
@@ -234,19 +235,19 @@ def test_cells_follow_the_engine_on_what_was_made():
     card = Card(
         "ann", {**rows, "pair": 0, "chance": 19}, unmade=frozenset({"twos", "threes", "pair"})
     )
-    assert row_cell(card, "ones").text == "✓"  # exactly three: made, worth 0
-    assert row_cell(card, "twos").text == "—"  # a 0 the engine says was not made
-    assert row_cell(card, "threes").text == "-9"
-    assert row_cell(card, "threes").colour == image.NEGATIVE
-    assert row_cell(card, "pair").text == "—"  # a scratch
-    assert row_cell(card, "chance").text == "19"
-    assert row_cell(card, "fours").text == ""  # free
+    assert row_cell(card, "ones", "en").text == "✓"  # exactly three: made, worth 0
+    assert row_cell(card, "twos", "en").text == "—"  # a 0 the engine says was not made
+    assert row_cell(card, "threes", "en").text == "-9"
+    assert row_cell(card, "threes", "en").colour == image.NEGATIVE
+    assert row_cell(card, "pair", "en").text == "—"  # a scratch
+    assert row_cell(card, "chance", "en").text == "19"
+    assert row_cell(card, "fours", "en").text == ""  # free
     # The same 0 in a sum rule set is whatever the engine says, too.
     yatzy = get_rules("yatzy")
     made = Card("bob", {**dict.fromkeys(yatzy.rows), "ones": 0})
     unmade = Card("bob", {**dict.fromkeys(yatzy.rows), "ones": 0}, unmade=frozenset({"ones"}))
-    assert row_cell(made, "ones").text == "✓"
-    assert row_cell(unmade, "ones").text == "—"
+    assert row_cell(made, "ones", "en").text == "✓"
+    assert row_cell(unmade, "ones", "en").text == "—"
 
 
 def columns(rules: str, cards: list[Card], lang: str = "en", *, final: bool = False):
@@ -262,7 +263,7 @@ def test_an_undecided_bonus_is_blank_and_the_bank_shows_its_points():
     banked = get_rules("banked")
     card = Card("bob", {**dict.fromkeys(banked.rows), "pair": 12}, bank=4)
     shown = columns("banked", [card])["banked"].cells[0].text
-    assert shown == number(totals_of(banked, card).bank_points) == "12"
+    assert shown == number(totals_of(banked, card).bank_points, "en") == "12"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -272,9 +273,13 @@ def test_columns_are_named_from_the_catalog(lang: str):
     upper, lower, totals = ([c.header for c in tb.columns] for tb in tables)
     assert upper[:6] == [image.DIE[f] for f in range(1, 7)]  # die faces, in any language
     assert upper[6:] == [t("rows_short.upper", lang), t("rows_short.bonus", lang)]
-    assert lower == [t(f"rows_short.{r}", lang) for r in game.rules.lower] + [
+    # The lower rows by the picture's labels: the text table's in en, ru, ro; Hindi words
+    # (not the text table's Latin letters) in hi.
+    assert lower == [t(f"image.rows.{r}", lang) for r in game.rules.lower] + [
         t("rows_short.lower", lang)
     ]
+    if lang == "hi":
+        assert all(any(_is_devanagari(ch) for ch in label) for label in lower[:-1]), lower
     assert totals[-3:] == [
         t("image.total", lang),
         t("image.settlement_short", lang),
@@ -328,9 +333,15 @@ def test_the_pngs_are_the_painted_layout():
     assert pngs == [encode(paint(p)) for p in pages]
 
 
-@given(st.floats(min_value=-1000, max_value=1000, allow_nan=False).map(lambda v: round(v, 1)))
-def test_numbers_read_back(value: float):
-    text = number(value, sign=True)
-    assert float(text) == pytest.approx(round(value, 1), abs=0.051)
-    assert text.startswith("-") == (float(text) < 0)
+@given(
+    st.floats(min_value=-1000, max_value=1000, allow_nan=False).map(lambda v: round(v, 1)),
+    st.sampled_from(LANGS),
+)
+def test_numbers_read_back(value: float, lang: str):
+    text = number(value, lang, sign=True)
+    comma = lang in ("ru", "ro")  # their decimal comma: 21,5
+    assert ("." not in text) if comma else ("," not in text)
+    back = float(text.replace(",", "."))
+    assert back == pytest.approx(round(value, 1), abs=0.051)
+    assert text.startswith("-") == (back < 0)
     assert "−" not in text  # one kind of minus sign everywhere: the plain one

@@ -343,8 +343,33 @@ async def test_stats_default_member_is_the_caller(league) -> None:
     )
     res = await cid.slash(channel, "poker stats")
     overall = res.response.embeds[0].fields[0].value
-    assert "Games: 1 · Wins: 1 · Win rate: 100.0%" in overall
+    assert "Games: 1 · Wins: 1 · Win rate: 100%" in overall
     assert "1.25 points lost per decision · 1 analysed game" in overall
+
+
+@pytest.mark.parametrize(
+    ("lang", "numbers"),
+    [
+        ("ru", ["Доля побед: 100\xa0%", "Средний счёт: 77,00", "Итог расчёта: +25,00",
+                "1,25 очка потеряно за решение"]),
+        ("ro", ["Rata victoriilor: 50\xa0%", "Medie: 77,00", "Decontare netă: -0,50",
+                "1,25 puncte pierdute pe decizie"]),
+    ],
+)  # fmt: skip
+async def test_stats_write_numbers_as_the_servers_language_does(league, lang, numbers) -> None:
+    env, guild, channel, (ann, _bob, cid, _dan) = league
+    await ann.slash(channel, "poker settings", language=lang)
+    members = [(cid.id, cid.name), (ann.id, ann.name)]
+    wins = "ru" in lang  # ru: cid wins both; ro: one each
+    await store_game(env, guild, channel, members, totals=[77, 52], seed=5,
+                     losses={str(cid.id): 1.25})  # fmt: skip
+    await store_game(env, guild, channel, members, totals=[77, 52] if wins else [77, 103],
+                     seed=6)  # fmt: skip
+    res = await cid.slash(channel, "poker stats")
+    overall = res.response.embeds[0].fields[0].value
+    for text in numbers:
+        assert text in overall, (text, overall)
+    assert "." not in overall.replace("...", "")  # no English decimal point anywhere
 
 
 async def test_stats_member_without_games(league) -> None:

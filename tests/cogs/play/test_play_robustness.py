@@ -212,6 +212,45 @@ async def test_a_player_leaving_mid_game_is_scratched_and_the_game_goes_on(table
     assert "not playing" in refusal_text(await quitter.slash(channel, "poker leave"))
 
 
+def _bank(message) -> int:
+    """The banked throws the turn message shows for the player to move."""
+    turn = message.embeds[-1]  # the first turn's message opens with the opening throw
+    field = next(f for f in turn["fields"] if f["name"] == "Banked throws")
+    return int(field["value"])
+
+
+async def test_a_banked_player_leaving_mid_turn_spends_the_banked_throws_used(table):
+    """RULES.md: leaving after t throws spends max(0, t - 3) banked throws, as a pass does."""
+    env, channel, turn, current, others = await started(table, rules="banked")
+    members = {m.id: m for m in (current, *others)}
+    game_id = game_id_of(turn)
+    for _ in range(80):  # record after one throw when the dice allow (+2), else pass
+        turn = turn_message(channel)
+        player = members[int(MENTION.search(turn.content)[1])]
+        if _bank(fresh(env, turn)) >= 1:
+            break
+        await player.click(turn, custom_id=controls(fresh(env, turn))["roll"]["custom_id"])
+        c = controls(fresh(env, turn))
+        if c.get("score") and c["score"].get("options"):
+            value = c["score"]["options"][0]["value"]
+            await player.select(turn, [value], custom_id=c["score"]["custom_id"])
+        else:
+            await player.click(turn, custom_id=c["pass"]["custom_id"])
+    bank = _bank(fresh(env, turn))
+    assert bank >= 1, "no figure on a first throw in 80 turns"
+    for _ in range(4):  # the fourth throw is a banked one
+        roll = controls(fresh(env, turn))["roll"]["custom_id"]
+        assert not (await player.click(turn, custom_id=roll)).ephemeral
+    res = await player.slash(channel, "poker leave")
+    assert res.ephemeral
+    shown = fresh(env, turn).content  # the turn's message became its one-line summary
+    assert "left the game and spent 1 banked throw" in shown, shown
+    assert "take their penalties at the end" in shown
+    result = replay_cli(await stored_document(env.bot, game_id))
+    leaver = next(p for p in result["players"] if p["name"] == str(player.id))
+    assert leaver["banked"] == bank - 1  # as a pass after four throws would have left it
+
+
 async def test_missing_send_messages_is_explained(table):
     env, channel, ann, _bob, _cid = table
     guild = channel.guild

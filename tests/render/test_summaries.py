@@ -1,0 +1,44 @@
+"""The one-line summary a finished turn's message becomes, as each language says it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import Game, Leave, Roll, Score
+from bot.i18n import LANGUAGES, t
+from bot.render import summary_line
+
+NAMES = {"1": "Ann", "2": "Bob"}
+
+
+def _left(rules: str, throws: int = 0, bank: int = 0):
+    game = Game.new(rules, ["1", "2"])
+    for _ in range(bank // 2):  # a record after one throw banks two
+        game, _ = game.apply(Roll("1", (1, 1, 1, 2, 2)))
+        game, _ = game.apply(Score("1", game.options()[0].row))
+        game, _ = game.apply(Roll("2", (1, 1, 1, 2, 2)))
+        game, _ = game.apply(Score("2", game.options()[0].row))
+    for _ in range(throws):
+        game, _ = game.apply(Roll("1", (6, 5, 4, 2, 1)))
+    return game.apply(Leave("1"))[1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_leaver_is_told_what_happens_to_their_rows(lang: str):
+    classic = summary_line(_left("classic"), NAMES, lang)
+    assert classic == t("summary.left", lang, name="Ann")
+    banked = summary_line(_left("banked"), NAMES, lang)  # rows kept for the end's penalties
+    assert banked == t("summary.left_banked", lang, name="Ann", extra="")
+    spent = summary_line(_left("banked", throws=5, bank=2), NAMES, lang)
+    assert spent == t("summary.left_banked", lang, name="Ann",
+                      extra=t("summary.passed_spent", lang, n=2))  # fmt: skip
+
+
+def test_hindi_scratches_a_row_in_the_feminine():
+    """पंक्ति is feminine: "**Pair** पंक्ति काटी", whatever the row's own name."""
+    game = Game.new("yatzy", ["1", "2"])
+    game, _ = game.apply(Roll("1", (1, 2, 3, 4, 6)))
+    _, event = game.apply(Score("1", "poker"))
+    line = summary_line(event, NAMES, "hi")
+    assert f"**{t('rows.poker', 'hi')}** पंक्ति काटी" in line
+    assert "काटा" not in line
