@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.service import SolutionCache
 from bot.strategy import EXACT
-from cogs.play import SolutionCache
 
 TICK = 0.01
 

@@ -1,5 +1,6 @@
-"""The wiring: opens the store, builds the game service and its publisher, adds the cogs,
-syncs commands. Nothing else lives here."""
+"""The wiring: opens the store, builds the services every feature shares, loads the
+features (discord.py extensions, by name: nothing here imports a cog), syncs commands.
+Nothing else lives here."""
 
 from __future__ import annotations
 
@@ -14,59 +15,33 @@ from discord.ext import commands
 from bot.engine import DiceSource
 from bot.health import HealthServer
 from bot.housekeeping import FullCollections
-from bot.i18n import t
+from bot.metrics import SAVE_SECONDS
 from bot.render.image import warm_up
+from bot.service import ServerSettings, Services, SolutionCache
 from bot.settings import Settings
-from cogs import admin, daily, league, play
-from cogs._edge import reply, reply_language
-from cogs._group import install, poker_group
-from cogs._ids import answer_unclaimed
-from cogs._metrics import SAVE_SECONDS
-from cogs._translator import CatalogTranslator
 from db import GameStore, open_store
 
 log = logging.getLogger(__name__)
 
+# The features, loaded by name in this order (each package's `setup(bot)` builds it on
+# `bot.services` and adds its cog and its `/poker` subcommands), then the command tree's
+# shared parts: the translator and the one error handler.
+EXTENSIONS = ("cogs.play", "cogs.league", "cogs.admin", "cogs.daily", "cogs._tree")
+TREE_COG = "Commands"  # the edge's cog (cogs._tree) that answers the command tree's errors
+
 
 class PokerTree(app_commands.CommandTree["DicePokerBot"]):
-    """The command tree's one error handler: log with context, answer ephemerally."""
+    """The command tree's one error handler: the Discord edge answers (the `cogs._tree`
+    extension's cog); until it is loaded, discord.py logs."""
 
     async def on_error(
         self, interaction: discord.Interaction[DicePokerBot], error: app_commands.AppCommandError
     ) -> None:
-        command = interaction.command.qualified_name if interaction.command else "?"
-        lang = reply_language(interaction)
-        if isinstance(error, app_commands.BotMissingPermissions):
-            names = ", ".join(_permission_name(p, lang) for p in error.missing_permissions)
-            text = t(
-                "errors.missing_permissions",
-                lang,
-                permissions=names,
-                n=len(error.missing_permissions),
-            )
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = t("errors.dm_only", lang)
-        else:
-            log.error(
-                "/%s failed (user %s, guild %s, channel %s)",
-                command,
-                interaction.user.id,
-                interaction.guild_id,
-                interaction.channel_id,
-                exc_info=error,
-            )
-            text = t("errors.internal", lang)
-        try:
-            await reply(interaction, text)
-        except discord.HTTPException:
-            log.exception("could not answer the failed /%s", command)
-
-
-def _permission_name(permission: str, lang: str) -> str:
-    try:
-        return t(f"permissions.{permission}", lang)
-    except KeyError:
-        return permission.replace("_", " ").title()
+        answer = getattr(self.client.get_cog(TREE_COG), "on_tree_error", None)
+        if answer is None:
+            await super().on_error(interaction, error)
+            return
+        await answer(interaction, error)
 
 
 class DicePokerBot(commands.Bot):
@@ -104,13 +79,13 @@ class DicePokerBot(commands.Bot):
             sync_globally = settings.discord_token is None and not settings.dev_guild_id
         self.sync_globally = sync_globally
         self.store: GameStore | None = store  # opened in setup_hook unless given
-        self.play: play.PlayDeps | None = None
-        self.daily: daily.DailyDeps | None = None
+        self.services: Services | None = None  # what every feature is built on
         self.health: HealthServer | None = None
         self.collections: FullCollections | None = None
         self._controls: set[type[discord.ui.DynamicItem[Any]]] = set()
 
-    # The features' controls, known here so that a click none of them answers is answered.
+    # The features' controls, known here so that a click none of them answers is answered
+    # (by the edge: cogs._tree listens to every interaction).
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
         self._controls.update(items)
@@ -124,46 +99,43 @@ class DicePokerBot(commands.Bot):
         """Every registered control class (each feature's, and its fallback)."""
         return frozenset(self._controls)
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_unclaimed(interaction, self._controls)
+    @property
+    def play(self) -> object:
+        """The play feature's dependencies (`cogs.play.PlayDeps`: tests and tools read
+        `bot.play.service`), once its extension is loaded."""
+        return self.services.features.get("play") if self.services else None
+
+    @property
+    def daily(self) -> object:
+        """The daily feature's dependencies (`cogs.daily.DailyDeps`), once loaded."""
+        return self.services.features.get("daily") if self.services else None
 
     async def setup_hook(self) -> None:
         settings = self.settings
         store = self.store = self.store or await open_store(settings.store_url)
-        solutions = play.SolutionCache(settings.strategy_dir)
-        publisher = play.DiscordPublisher(self, store)
-        service = play.GameService(
+        services = self.services = Services(
             store,
-            dice=self.dice,
-            clock=discord.utils.utcnow,
-            settings=store,
-            publisher=publisher,
+            ServerSettings(store),
+            SolutionCache(settings.strategy_dir),
+            self.dice,
+            discord.utils.utcnow,
             shards=settings.shards,
             on_save=SAVE_SECONDS.observe,
+            bot_pause=settings.bot_pause,
+            daily_secret=settings.daily_secret_bytes,
         )
-        self.play = play.PlayDeps(
-            service, store, solutions, self.dice, publisher, bot_pause=settings.bot_pause
-        )
-        self.daily = self._dailies(store, solutions)
-        install(*play.COMMANDS, *league.COMMANDS, *admin.COMMANDS, *daily.COMMANDS)
-        await self.add_cog(play.PlayCog(self, self.play, publisher))
-        await self.add_cog(league.LeagueCog(self))
-        await self.add_cog(admin.AdminCog(self))
-        await self.add_cog(daily.DailyCog(self, self.daily))
-        if self.tree.get_command(poker_group.name) is None:
-            self.tree.add_command(poker_group)
-        # Command names and descriptions in every catalog language, sent with each sync.
-        await self.tree.set_translator(CatalogTranslator())
+        for name in EXTENSIONS:
+            await self.load_extension(name)
         # Load the picture fonts now: the first scorecard picture then takes no longer
         # than the others (once per process; later bots find them loaded).
         warm_up()
         if settings.metrics_port:
-            self.health = HealthServer(self, store, service)
+            self.health = HealthServer(self, store, services)
             await self.health.start(settings.metrics_port, settings.metrics_host)
         if settings.precompute_tables:
             # Hints, perfect computer players, the timer and the analysis then find their
             # table without anyone asking first (a worker process computes the missing ones).
-            solutions.precompute()
+            services.solutions.precompute()
         if settings.collect_between_clicks:
             self.collections = FullCollections()
             self.collections.start()  # last: what start-up made is frozen out of the GC
@@ -175,26 +147,6 @@ class DicePokerBot(commands.Bot):
             await self.tree.sync(guild=guild)
             log.info("commands synced to guild %s", settings.dev_guild_id)
 
-    def _dailies(self, store: GameStore, solutions: play.SolutionCache) -> daily.DailyDeps:
-        """The daily dice: a game service of their own kind, with its ephemeral publisher."""
-        service = play.GameService(
-            store,
-            dice=self.dice,  # never thrown: a daily's dice are its day's (Match.roll)
-            clock=discord.utils.utcnow,
-            settings=store,
-            publisher=daily.DailyPublisher(self),
-            shards=self.settings.shards,
-            on_save=SAVE_SECONDS.observe,
-            kind="daily",
-        )
-        dailies = daily.Dailies(
-            service, store, clock=discord.utils.utcnow, secret=self.settings.daily_secret_bytes
-        )
-        best = daily.BestScores(dailies, store)
-        finisher = daily.DailyFinish(self, dailies, best, store, solutions)
-        service.subscribe(finisher)
-        return daily.DailyDeps(dailies, best, store, solutions, finisher)
-
     async def close(self) -> None:
         try:
             await super().close()  # removes the cogs: their observers and timers stop
@@ -203,8 +155,8 @@ class DicePokerBot(commands.Bot):
                 await self.health.stop()
             if self.collections is not None:
                 self.collections.stop()
-            if self.play is not None:
-                self.play.solutions.close()
+            if self.services is not None:
+                self.services.solutions.close()
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()

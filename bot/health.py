@@ -3,7 +3,7 @@
 /healthz answers 200 when every shard this process holds is connected and the database
 answers, else 503 with what is wrong (an orchestrator waits for it in a rolling deploy
 before stopping the old process). /metrics serves the process-wide counters and histograms
-(`cogs._metrics`) and this bot's gauges, read at each scrape; the gauges live in a
+(`bot.metrics`) and this bot's gauges, read at each scrape; the gauges live in a
 registry of the server's own, so two bots in one interpreter (tests) never clash.
 """
 
@@ -12,14 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
 
 import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 
-from cogs._metrics import GameCollector, ShardCollector
-from cogs.play import GameService
+from bot.metrics import GameCollector, ShardCollector
+from bot.service import Services
 from db import GameStore
 
 log = logging.getLogger(__name__)
@@ -48,16 +49,24 @@ def _seconds(latency: float) -> float:
     return latency if math.isfinite(latency) else float("nan")  # inf before a heartbeat
 
 
+def table_deadlines(services: Services) -> Callable[[], Iterable[datetime | None]]:
+    """The deadlines of the table games this process holds (a daily has none)."""
+
+    def due() -> Iterable[datetime | None]:
+        for service in services.games:
+            if service.kind == "table":
+                yield from (m.due_at() for m in service.cached())
+
+    return due
+
+
 class HealthServer:
-    def __init__(self, client: discord.Client, store: GameStore, service: GameService) -> None:
+    def __init__(self, client: discord.Client, store: GameStore, services: Services) -> None:
         self.client = client
         self.store = store
-        self.service = service
         self._runner: web.AppRunner | None = None
         self._registry = CollectorRegistry(auto_describe=True)
-        self._registry.register(
-            GameCollector(lambda: (m.due_at() for m in service.cached()), service.clock)
-        )
+        self._registry.register(GameCollector(table_deadlines(services), services.clock))
         self._registry.register(ShardCollector(lambda: shard_states(client)))
 
     async def start(self, port: int, host: str = HOST) -> None:

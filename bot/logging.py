@@ -7,7 +7,7 @@ import os
 import socket
 import sys
 
-from db import Shards
+from bot.records import Shards
 
 
 def setup_logging(level: str = "INFO", *, shards: Shards | None = None) -> None:

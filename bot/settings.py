@@ -8,7 +8,7 @@ from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.engine.daily import MIN_SECRET_BYTES
-from db import Shards, sqlite_url
+from bot.records import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 BOT_PAUSE_MAX = 60.0  # seconds: longer, and a computer player's turn would look stuck
@@ -91,8 +91,9 @@ class Settings(BaseSettings):
 
     @property
     def store_url(self) -> str:
-        """DATABASE_URL, else the SQLite file DATABASE_PATH names."""
-        return self.database_url or sqlite_url(self.database_path)
+        """DATABASE_URL, else the SQLite file DATABASE_PATH names (as `db.sqlite_url`
+        writes it: settings sit below the store and know no store code)."""
+        return self.database_url or f"sqlite:///{self.database_path}"
 
     # Full garbage collections once a minute between clicks instead of inside them
     # (bot/housekeeping.py). Unset: on for a bot with a token, off in the test harnesses

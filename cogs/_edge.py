@@ -2,11 +2,14 @@
 
 - `guard`: a refusal (`GameError`) becomes a polite ephemeral answer in the member's
   language; a failure is logged with its context and answered honestly — "nothing was
-  changed" only when nothing was, "saved, but not shown" when the change was committed.
+  changed" only when nothing was, "saved, but not shown" when the change was committed
+  (the service says so with NotShown; a command that goes on after its change marks the
+  guard's `Outcome`).
 - `reply`: an ephemeral answer whether or not the interaction was answered already.
 - language choice: ephemeral answers follow the member's Discord language, public
   messages the server's (`/poker settings language:`, else its preferred locale).
-- `is_manager`: Manage Server, judged in the guild the game belongs to.
+- `is_manager`: Manage Server, judged in the guild the game belongs to; `caller_of`: who
+  clicked or commanded, and where (the model decides what they may reach).
 - `check_permissions`: refuse before changing anything when the bot could not post.
 - `to_discord`: render's plain embeds as discord.py's.
 """
@@ -15,23 +18,23 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, cast
 
 import discord
 
 from bot.engine import FACE, LOWER, RULESETS, GameError
 from bot.i18n import game_language, language_of, rules_name, t
+from bot.match import Caller, Match
+from bot.metrics import CLICK_SECONDS, INTERACTIONS
 from bot.render.embed import Embed, safe
+from bot.service import NotShown
 from db import GameStore
-
-from ._metrics import CLICK_SECONDS, INTERACTIONS
 
 log = logging.getLogger(__name__)
 
-COMMITTED = "poker_committed"  # Interaction.extras key: a change of this interaction is stored
-STILL_ACTIVE = "poker_active"  # Interaction.extras key: the game it changed is still going on
 NEEDED = ("view_channel", "send_messages", "embed_links")  # to run a game in a channel
 ROWS = frozenset(FACE) | frozenset(LOWER)
 
@@ -93,6 +96,10 @@ async def public_language(interaction: discord.Interaction[Any], store: GameStor
 def shown_name(user: discord.abc.User) -> str:
     """A member's name as the game shows it, raw: render escapes it where it is shown."""
     return getattr(user, "display_name", None) or user.name
+
+
+def caller_of(interaction: discord.Interaction[Any]) -> Caller:
+    return Caller(interaction.user.id, interaction.guild_id, interaction.channel_id)
 
 
 def is_manager(interaction: discord.Interaction[Any], guild_id: int | None) -> bool:
@@ -160,14 +167,23 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
-def committed(interaction: discord.Interaction[Any]) -> bool:
-    return bool(interaction.extras.get(COMMITTED))
+@dataclass
+class Outcome:
+    """What the guarded work has done so far: once a change is stored, a failure after it
+    (an answer Discord refused) is told as "done", never "nothing was changed"."""
+
+    stored: bool = False
+    closed: bool = False  # the stored change ended the game
+
+    def saved(self, match: Match) -> Match:
+        self.stored, self.closed = True, not match.active
+        return match
 
 
-def not_shown_key(interaction: discord.Interaction[Any]) -> str:
+def not_shown_key(interaction: discord.Interaction[Any], *, closed: bool) -> str:
     """What is true once a change is stored but Discord refused some of the answer: a
     move is saved; a command is done; a game that is over has nothing to resume."""
-    if interaction.extras.get(STILL_ACTIVE) is False:
+    if closed:
         return "errors.done_closed"
     if interaction.type == discord.InteractionType.component:
         return "errors.not_shown"
@@ -177,19 +193,25 @@ def not_shown_key(interaction: discord.Interaction[Any]) -> str:
 @asynccontextmanager
 async def guard(
     interaction: discord.Interaction[Any], lang: str, context: str, *, control: str | None = None
-) -> AsyncIterator[None]:
+) -> AsyncIterator[Outcome]:
     """Refusals and failures become an ephemeral answer: never "interaction failed", and
     never "nothing was changed" about a change that was stored. Counted and timed by
     `control` (a bounded label: the action or the command, never a custom_id)."""
     began = time.perf_counter()
     outcome = "applied"
+    done = Outcome()
     try:
-        yield
+        yield done
     except GameError as refusal:
         outcome = "stale" if refusal.code == "errors.stale" else "refused"
         text = refusal_text(refusal, lang)
-        if refusal.code == "errors.not_shown":  # stored, not shown: said as it is true here
-            text = t(not_shown_key(interaction), lang)
+        if isinstance(refusal, NotShown):
+            if refusal.__cause__ is not None and not isinstance(
+                refusal.__cause__, discord.HTTPException
+            ):
+                outcome = "failed"  # stored, then a bug: logged by the service
+            if refusal.code == "errors.not_shown":  # stored, not shown: said as it is true here
+                text = t(not_shown_key(interaction, closed=refusal.closed), lang)
         await _answer(interaction, text, context)
     except Exception:
         outcome = "failed"
@@ -200,7 +222,7 @@ async def guard(
             interaction.guild_id,
             interaction.channel_id,
         )
-        key = not_shown_key(interaction) if committed(interaction) else "errors.internal"
+        key = not_shown_key(interaction, closed=done.closed) if done.stored else "errors.internal"
         await _answer(interaction, t(key, lang), context)
     else:
         if not interaction.response.is_done():
@@ -223,12 +245,3 @@ async def _answer(interaction: discord.Interaction[Any], text: str, context: str
 
 def to_discord(embed: Embed) -> discord.Embed:
     return discord.Embed.from_dict(embed.to_dict())
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def names_of(mapping: Mapping[str, str]) -> dict[str, str]:
-    """Display names escaped for a markdown context (content, refusals)."""
-    return {k: safe(v) for k, v in mapping.items()}

@@ -1,7 +1,9 @@
-"""The `/poker` slash command group, shared by every feature cog.
+"""The `/poker` slash command group, shared by every feature of a bot.
 
-Each cog adds its subcommands here (`@poker_group.command(...)`); `bot/app.py` adds the
-group to the command tree once, after loading the cogs.
+Each feature's `setup` adds its subcommands (`install(bot, *COMMANDS)`). One group per
+bot, in the bot's own command tree: a process may run several bots (the tests do), and a
+feature's extension is imported afresh for each bot that loads it after another closed,
+so each bot's group holds the commands of the extension it loaded.
 """
 
 from __future__ import annotations
@@ -9,18 +11,29 @@ from __future__ import annotations
 from typing import Any
 
 from discord import app_commands
+from discord.ext import commands
 
 from bot.i18n import t
 
-poker_group = app_commands.Group(name="poker", description=t("commands.group"), guild_only=True)
+NAME = "poker"
 
 
-def install(*commands: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
-    """Add a cog's subcommands to `/poker`, replacing older copies.
+def poker_group(bot: commands.Bot) -> app_commands.Group:
+    """The bot's `/poker` group (added to its command tree the first time)."""
+    found = bot.tree.get_command(NAME)
+    if isinstance(found, app_commands.Group):
+        return found
+    group = app_commands.Group(name=NAME, description=t("commands.group"), guild_only=True)
+    bot.tree.add_command(group)
+    return group
 
-    Call it from the extension's `setup`: reloading an extension (or building a second
-    bot in the same process, as the tests do) re-creates its command objects.
-    """
+
+def install(
+    bot: commands.Bot, *commands: app_commands.Command[Any, ..., Any] | app_commands.Group
+) -> None:
+    """Add a feature's subcommands to the bot's `/poker`, replacing older copies (an
+    extension loaded again re-creates its command objects)."""
+    group = poker_group(bot)
     for command in commands:
-        poker_group.remove_command(command.name)
-        poker_group.add_command(command)
+        group.remove_command(command.name)
+        group.add_command(command)

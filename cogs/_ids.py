@@ -18,7 +18,7 @@ import discord
 
 from bot.engine import GameError
 
-from ._edge import guard, reply, reply_language
+from ._edge import Outcome, guard, reply, reply_language
 
 GAME_MAX = 2**63 - 1  # the store's ids are signed 64-bit
 VERSION_MAX = 2**31 - 1
@@ -122,6 +122,7 @@ class GameControl(discord.ui.DynamicItem[Any], template=r"(?!)"):
         self.game = game
         self.version = version
         self.arg = arg
+        self.outcome = Outcome()  # what this click has done so far (its guard's)
 
     def die(self) -> int:
         """The die position a hold button names (0–4); anything else is out of date."""

@@ -60,7 +60,7 @@ def valid_name(name: str) -> bool:
     )
 
 
-def key_for(context: app_commands.TranslationContextTypes) -> str | None:
+def key_for(context: app_commands.TranslationContextTypes) -> str | None:  # noqa: PLR0911 - one answer per place in the command tree
     """The catalog key of a string of the command tree, or None for strings we do not map."""
     data: Any = context.data  # a command, group, parameter or choice, by `location`
     where = context.location

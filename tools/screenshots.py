@@ -86,7 +86,7 @@ async def shoot(out: Path, folder: Path, *, rules: str, language: str | None) ->
     return written
 
 
-async def _play(bot: Any, simcord: Any, out: Path, written: list[Path], *, rules: str,
+async def _play(bot: Any, simcord: Any, out: Path, written: list[Path], *, rules: str,  # noqa: PLR0913 - a picture's game, by keyword
                 language: str | None, lang: str) -> None:  # fmt: skip
     from bot.demo import control_id, play_turn  # noqa: PLC0415
     from bot.i18n import t  # noqa: PLC0415

@@ -109,10 +109,6 @@ def categories(lang: str) -> frozenset[str]:
     return frozenset(_locale(lang).plural_form.tags) | {"other"}
 
 
-def is_plural(key: str, lang: str = DEFAULT) -> bool:
-    return f"{key}.other" in catalog(lang)
-
-
 def _template(key: str, lang: str, values: dict[str, Any]) -> str | None:
     entries = catalog(lang)
     template = entries.get(key)

@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.engine import (
     MAX_PLAYERS,
+    RULESETS,
     Action,
     DiceSource,
     Event,
@@ -36,8 +37,9 @@ from bot.engine import (
     Score,
     opening_throw,
 )
-from bot.engine.daily import DailyDice
+from bot.engine.daily import DailyDice, utc_day
 from bot.i18n import t
+from bot.records import GameRecord, GuildSettings
 
 MAX_SEATS = MAX_PLAYERS
 ACTIVE = ("lobby", "playing")
@@ -51,6 +53,29 @@ MAX_TURN_STEPS = 64
 # every turn, but at a table of this many players after every round: eight pictures a
 # round would fill a phone's screen many times over.
 SCORECARD_ROUNDS_FROM = 5
+DEFAULT_RULES = "classic"  # the rule set of a game, a daily or a rules card nobody chose
+
+
+def known_rules(name: str) -> str:
+    """`name`, if it is a rule set the bot plays; else the refusal listing them."""
+    if name not in RULESETS:
+        raise GameError("unknown_rules", rules=name, known=", ".join(RULESETS))
+    return name
+
+
+def rules_or_default(asked: str | None, server_default: str | None) -> str:
+    """The rule set a new game or daily plays: the one asked for, else the server's
+    default, else `DEFAULT_RULES`."""
+    return known_rules(asked or server_default or DEFAULT_RULES)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who clicks or commands, and from where (the model decides what they may reach)."""
+
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
 
 
 @dataclass(frozen=True)
@@ -238,6 +263,147 @@ class Match:
         if self.status == "playing" and self.computer_to_move is None:
             return self.deadline
         return None
+
+    @property
+    def link(self) -> str:
+        """A jump link to the match's latest message: the final standings, else the turn
+        or the lobby message (else its channel)."""
+        message_id = self.final_message_id or self.turn_message_id or self.lobby_message_id
+        guild = self.guild_id if self.guild_id is not None else "@me"
+        base = f"https://discord.com/channels/{guild}/{self.channel_id}"
+        return f"{base}/{message_id}" if message_id else base
+
+    # --- who may do what ----------------------------------------------------------------
+
+    def can_reach(self, caller: Caller) -> bool:
+        """A click or command reaches a match only from its own server and, at a table, its
+        own channel: a forged custom_id from another server reaches nothing."""
+        if caller.guild_id != self.guild_id:
+            return False
+        return self.daily or caller.channel_id == self.channel_id
+
+    def verify_reach(self, caller: Caller, today: date) -> None:
+        """Refuses a click that may not touch this match: from elsewhere (out of date, as
+        for a game that does not exist); a daily by anyone but its member, or after its
+        day (once the day is over its cards are shown: its dice are no secret any more)."""
+        if not self.can_reach(caller):
+            raise GameError("errors.stale")
+        if not self.daily:
+            return
+        if caller.user_id != self.host_id:
+            raise GameError("daily.not_yours", name=self.name_of(self.host_id))
+        if self.active and self.day != today:
+            raise GameError("daily.over", day=self.day.isoformat() if self.day else "?")
+
+    def verify_resume(self, user_id: int, *, manager: bool) -> None:
+        """`/poker resume` (it pings the player to move) is for the game's players, its
+        host and members who manage its server."""
+        if self.seat(user_id) is None and user_id != self.host_id and not manager:
+            raise GameError("resume.not_yours")
+
+    def verify_export(self, user_id: int, today: date) -> None:
+        """A daily's actions are its dice: only its member may export it until the day is
+        over."""
+        if self.day is not None and user_id != self.host_id and self.day >= today:
+            raise GameError("export.daily_hidden", id=self.id, day=self.day.isoformat())
+
+    def computers_allowed(self, settings: GuildSettings | None) -> bool:
+        """Computer players may sit down unless the match's server turned them off."""
+        return self.guild_id is None or settings is None or settings.bots_allowed
+
+    def verify_computers(self, settings: GuildSettings | None) -> None:
+        if not self.computers_allowed(settings):
+            raise GameError("bots.not_allowed")
+
+    def hint_offered(self, settings: GuildSettings | None) -> bool:
+        """The turn message carries a Hint button: a member (not a computer seat) is to
+        move and the server allows hints."""
+        allowed = self.guild_id is None or settings is None or settings.hints_allowed
+        return (
+            allowed
+            and self.status == "playing"
+            and self.current_id is not None
+            and self.computer_to_move is None
+        )
+
+    def verify_hint(self, user_id: int, settings: GuildSettings | None) -> Game:
+        """A hint is for the player to move, where the server allows hints."""
+        if self.status != "playing" or self.game is None:
+            raise GameError("errors.stale")
+        game = self.game
+        if str(user_id) != game.player:
+            raise GameError("hint.not_your_turn", name=self.name_of(game.player))
+        if self.guild_id is not None and settings is not None and not settings.hints_allowed:
+            raise GameError("hint.not_allowed")
+        return game
+
+    def card_player(self, user_id: int) -> str:
+        """Whose full card a member's Scorecard button shows: their own, else the player to
+        move's (the first player's once the game is over)."""
+        game = self.require_game()
+        player = str(user_id)
+        if player in game.players:
+            return player
+        return game.player if not game.finished else game.players[0]
+
+    # --- new matches ---------------------------------------------------------------------
+
+    @classmethod
+    def lobby(cls, host: Caller, name: str, *, rules: str, lang: str, now: datetime) -> Match:
+        """A new lobby at the channel's table `host` opens it from, with the host seated
+        under `name` (the store gives it its id)."""
+        return cls(
+            id=0,
+            channel_id=host.channel_id or 0,
+            guild_id=host.guild_id,
+            host_id=host.user_id,
+            rules=known_rules(rules),
+            lang=lang,
+            created_at=now,
+            seats=(Seat(host.user_id, name),),
+        )
+
+    @classmethod
+    def new_daily(
+        cls, member: Caller, name: str, *, rules: str, lang: str, now: datetime
+    ) -> Match:
+        """A member's daily of the day it starts: a solo game, in play at once. `lang`: the
+        server's (its one public line); its channel is where that line goes."""
+        seat = Seat(member.user_id, name)
+        return cls(
+            id=0,
+            channel_id=member.channel_id or 0,
+            guild_id=member.guild_id,
+            host_id=member.user_id,
+            rules=known_rules(rules),
+            status="playing",
+            lang=lang,
+            seats=(seat,),
+            game=Game.new(rules, [seat.player]),
+            created_at=now,
+            started_at=now,
+            kind="daily",
+            day=utc_day(now),
+        )
+
+    # --- ratings -------------------------------------------------------------------------
+
+    @property
+    def rated(self) -> bool:
+        """A finish changes ratings: a server's table game of two or more seats."""
+        game = self.game
+        in_server = not self.daily and self.guild_id is not None
+        return in_server and game is not None and len(game.cards) >= 2
+
+    def rated_players(self) -> list[int]:
+        """Each engine seat's rated id (the member, or the computer seat's level), in
+        seat order."""
+        game = self.require_game()
+        out = []
+        for player in game.players:
+            seat = self.seat(int(player))
+            out.append(rated_id(seat) if seat is not None else int(player))
+        return out
 
     # --- lobby ---------------------------------------------------------------------
 
@@ -538,32 +704,22 @@ class Match:
         }
 
     @classmethod
-    def from_snapshot(
-        cls,
-        state: dict[str, Any],
-        *,
-        id: int,
-        channel_id: int,
-        guild_id: int | None,
-        host_id: int,
-        rules: str,
-        status: str,
-        version: int,
-        kind: str = "table",
-        day: date | None = None,
-    ) -> Match:
-        """A match from the store's columns and its `state` snapshot."""
-        s = state
+    def from_record(cls, record: GameRecord) -> Match:
+        """The match a stored game holds: the store's columns and its `state` snapshot
+        (the one reader of a snapshot: everything else asks the match). The host is the
+        snapshot's: it passes on when the host leaves (0, nobody, in a snapshot no match
+        wrote)."""
+        s = record.state
         return cls(
-            kind=kind,
-            day=day,
-            id=id,
-            channel_id=channel_id,
-            guild_id=guild_id,
-            host_id=int(s.get("host_id", host_id)),
-            rules=rules,
-            status=status,
-            version=version,
+            kind=record.kind,
+            day=record.day,
+            id=record.id,
+            channel_id=record.channel_id,
+            guild_id=record.guild_id,
+            host_id=int(s.get("host_id", 0)),
+            rules=record.rules,
+            status=record.status,
+            version=record.version,
             lang=s.get("lang", "en"),
             seats=tuple(Seat.from_dict(x) for x in s.get("seats", ())),
             game=Game.from_dict(s["game"]) if s.get("game") else None,

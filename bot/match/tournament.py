@@ -388,7 +388,7 @@ def _ratings(raw: Iterable[Sequence[Any]]) -> tuple[tuple[int, float | None], ..
     return tuple((int(p), None if r is None else float(r)) for p, r in raw)
 
 
-def parse_action(raw: Any) -> TournamentAction:
+def parse_action(raw: Any) -> TournamentAction:  # noqa: PLR0911 - one answer per kind of action
     """An action from its JSON (the store's log, an export); GameError if malformed."""
     try:
         ((kind, body),) = raw.items()
@@ -625,7 +625,7 @@ class Tournament:
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def new(
+    def new(  # noqa: PLR0913 - keyword-only: a tournament's settings
         cls,
         *,
         id: int,
@@ -914,7 +914,7 @@ class Tournament:
 
     # --- the fold -----------------------------------------------------------------------
 
-    def apply(self, action: TournamentAction) -> Tournament:
+    def apply(self, action: TournamentAction) -> Tournament:  # noqa: PLR0911 - one case per kind of action
         """The tournament after `action` (GameError, and nothing changed, if the state
         does not allow it)."""
         match action:
@@ -1160,7 +1160,7 @@ class Tournament:
         }
 
     @classmethod
-    def from_snapshot(
+    def from_snapshot(  # noqa: PLR0913 - the store's columns, by keyword
         cls,
         state: Mapping[str, Any],
         *,

@@ -119,7 +119,7 @@ def layout(tn: Tournament, lang: str) -> list[Page]:
     return pages
 
 
-def _column(
+def _column(  # noqa: PLR0913 - a column's place in the picture
     items: list[Box | Label],
     tn: Tournament,
     column: _Column,
@@ -143,7 +143,7 @@ def _column(
     return y
 
 
-def _box(
+def _box(  # noqa: PLR0913 - a box's place in the picture
     items: list[Box | Label],
     tn: Tournament,
     rnd: Round,

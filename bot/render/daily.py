@@ -1,18 +1,19 @@
 """What the daily dice show: a member's private game and report, the public line, the board.
 
-Pure: engine objects and the store's numbers in, `Embed`s and strings out. The public line
-and the board's ranking give no dice away (names, totals, places, streaks, the day's best
-score); the cards are drawn only when the caller says they may be seen.
+Pure: engine objects and the store's records (`bot.records`) in, `Embed`s and strings out.
+The public line and the board's ranking give no dice away (names, totals, places, streaks,
+the day's best score); the cards are drawn only when the caller says they may be seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from bot.engine import Game
 from bot.i18n import decimal, rules_name, t
+from bot.records import DailyBest, DailyBoard, DailyLine
 
 from .embed import GOLD, Embed, safe
 from .text import number, scorecard_table, turn_embed
@@ -102,7 +103,7 @@ def report_embed(report: Report, lang: str) -> Embed:
     )  # fmt: skip
 
 
-def public_line(
+def public_line(  # noqa: PLR0913 - each fact of the one public line
     name: str, rules: str, total: int, rank: int, players: int, mean: float | None, lang: str
 ) -> str:
     """The one public line of a finish: no dice, no rows."""
@@ -116,29 +117,7 @@ def public_line(
 # --- the board ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BoardRow:
-    rank: int
-    player_id: int
-    name: str  # as typed
-    total: int
-    streak: int
-
-
-@dataclass(frozen=True)
-class DayBoard:
-    rules: str
-    day: date
-    players: int
-    rows: Sequence[BoardRow]
-    me: BoardRow | None
-    best: int | None
-    exact: bool
-    cards: Game | None  # the first members' cards (a game of their cards), when shown
-    cards_hidden: bool  # the day is not over and the reader has not played it
-
-
-def _board_line(row: BoardRow, lang: str, *, me: bool) -> str:
+def _board_line(row: DailyLine, lang: str, *, me: bool) -> str:
     text = t(
         "daily_board.line", lang, rank=row.rank, member=safe(row.name),
         total=number(row.total, lang), streak=row.streak,
@@ -146,34 +125,46 @@ def _board_line(row: BoardRow, lang: str, *, me: bool) -> str:
     return f"__{text}__" if me else text
 
 
-def board_embed(board: DayBoard, member_id: int, names: Mapping[str, str], lang: str) -> Embed:
+def board_embed(  # noqa: PLR0913 - the board, its reader and what they may see
+    board: DailyBoard,
+    member_id: int,
+    names: Mapping[str, str],
+    lang: str,
+    *,
+    best: DailyBest | None = None,
+    cards: Game | None = None,
+    cards_hidden: bool = False,
+) -> Embed:
+    """The server's ranking of a day's daily, the best score its dice allowed (`best`,
+    when worked out) and the first members' cards (`cards`: a game of their cards), unless
+    `cards_hidden` (the day is not over and the reader has not played it)."""
     embed = Embed(
         title=t("daily_board.title", lang, rules=rules_name(board.rules, lang),
                 day=day_text(board.day)),
         colour=GOLD,
     )  # fmt: skip
-    if board.rows:
-        lines = [_board_line(r, lang, me=r.player_id == member_id) for r in board.rows]
-        if board.me is not None and all(r.player_id != member_id for r in board.rows):
+    if board.lines:
+        lines = [_board_line(r, lang, me=r.player_id == member_id) for r in board.lines]
+        if board.me is not None and all(r.player_id != member_id for r in board.lines):
             lines += ["…", _board_line(board.me, lang, me=True)]
     else:
         lines = [t("daily_board.empty", lang)]
     if board.me is None:
         lines += ["", t("daily_board.not_played", lang)]
     lines.append("")
-    if board.best is None:
+    if best is None:
         lines.append(t("daily_board.best_unknown", lang))
     else:
-        how = best_how(board.exact, lang)
-        lines.append(t("daily_board.best", lang, best=number(board.best, lang), how=how))
-    if board.cards_hidden and board.rows:
+        how = best_how(best.exact, lang)
+        lines.append(t("daily_board.best", lang, best=number(best.score, lang), how=how))
+    if cards_hidden and board.lines:
         lines += ["", t("daily_board.cards_hidden", lang)]
     embed.description = "\n".join(lines)
-    if board.cards is not None and not board.cards_hidden:
-        cards = list(board.cards.cards[:CARDS_SHOWN])
+    if cards is not None and not cards_hidden:
+        shown = list(cards.cards[:CARDS_SHOWN])
         embed.add_field(
-            t("daily_board.cards", lang, n=len(cards)),
-            scorecard_table(board.cards, cards, names, lang),
+            t("daily_board.cards", lang, n=len(shown)),
+            scorecard_table(cards, shown, names, lang),
         )
     embed.footer = t("daily_board.footer", lang, players=board.players)
     return embed
@@ -182,8 +173,6 @@ def board_embed(board: DayBoard, member_id: int, names: Mapping[str, str], lang:
 __all__ = [
     "CARDS_SHOWN",
     "Analysed",
-    "BoardRow",
-    "DayBoard",
     "Report",
     "analysis_text",
     "board_embed",

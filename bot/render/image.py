@@ -243,7 +243,7 @@ DIE = {f: chr(0x2680 + f - 1) for f in range(1, 7)}  # ⚀ … ⚅
 Run = tuple[Literal["sans", "deva", "shape"], str]
 
 
-def _kind(ch: str, before: str | None) -> Literal["sans", "deva", "shape"] | None:
+def _kind(ch: str, before: str | None) -> Literal["sans", "deva", "shape"] | None:  # noqa: PLR0911 - one answer per kind of character
     """Which font draws `ch` (after a run of `before`), a shape, or None: leave it out."""
     category = unicodedata.category(ch)
     if _is_devanagari(ch):
@@ -616,14 +616,14 @@ class _Seat:
     winner: bool
 
 
-def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> Label:
+def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> Label:  # noqa: PLR0913 - a label's text, place, colour and style
     """A label whose ink is centred on cx and whose digits are centred on cy."""
     stamp = _stamp(text, SIZE, bold, stretch)
     x = cx - stamp.mask.width // 2
     return Label(text, x, cy + round(SIZE * 0.36), colour, SIZE, bold, stretch)
 
 
-def text_at(
+def text_at(  # noqa: PLR0913 - a label's text, place, colour and style
     text: str, x: int, baseline: int, colour: RGB, *, bold: bool = False, size: int = SIZE
 ) -> Label:
     """A label whose text starts at x on the baseline (its ink may start a little right)."""
@@ -643,7 +643,7 @@ def _column_widths(table: _Table, squeeze: _Squeeze) -> list[int]:
     return widths
 
 
-def _draw_table(
+def _draw_table(  # noqa: PLR0913 - the parts `layout` measured once
     table: _Table,
     widths: list[int],
     name_w: int,
@@ -697,7 +697,7 @@ def _draw_table(
     return items
 
 
-def layout(
+def layout(  # noqa: PLR0912 - the page's parts, in drawing order
     rules: RuleSet,
     players: Sequence[tuple[str, Card]],
     lang: str,

@@ -1,46 +1,33 @@
 """What the league shows: leaderboard pages, member stats, history, server settings.
 
-Pure: the store's records in, `Embed`s out (the Discord edge attaches the pager buttons).
+Pure: the store's records (`bot.records`) in, `Embed`s out (the Discord edge attaches the
+pager buttons).
 Members are shown by name (the name they last played under): a mention inside an embed
 renders only for members the reader's client happens to have cached.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot.i18n import decimal, percent, rules_name, t
+from bot.records import (
+    OVERALL,
+    SKILL_MIN_GAMES,
+    BoardLine,
+    BoardPage,
+    DailyStats,
+    FinishedGame,
+    GuildSettings,
+    MemberStats,
+    StoredRating,
+)
 from bot.strategy.rating import SCALE
 
 from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, Embed, Field, cut, length, safe
 from .text import MINUS, number
 
 NAME_MAX = 24  # names in history fields: keeps ten games inside one embed
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    rank: int
-    player_id: int
-    name: str  # as typed
-    value: float
-    games: int
-    extra: float | None = None  # daily: the best streak; rating: sigma
-
-
-@dataclass(frozen=True)
-class Board:
-    metric: str
-    rules: str | None
-    page: int  # 0-based
-    pages: int
-    ranked: int
-    rows: Sequence[BoardRow]
-    me: BoardRow | None
-    has_games: bool
-    skill_min: int
 
 
 def value_text(metric: str, value: float, lang: str) -> str:
@@ -69,7 +56,7 @@ def spread(sigma: float, lang: str) -> str:
     return number(round(SCALE * sigma), lang)
 
 
-def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
+def _line(row: BoardLine, metric: str, lang: str, *, me: bool = False) -> str:
     common = {
         "rank": row.rank,
         "member": safe(row.name),
@@ -85,7 +72,8 @@ def _line(row: BoardRow, metric: str, lang: str, *, me: bool = False) -> str:
     return f"**{text}**" if me else text
 
 
-def board_embed(board: Board, member_id: int, lang: str) -> Embed:
+def board_embed(board: BoardPage, member_id: int, lang: str) -> Embed:
+    """A leaderboard page; its lines carry the names as shown (a computer level's too)."""
     embed = Embed(
         title=t(
             "leaderboard.title",
@@ -95,20 +83,20 @@ def board_embed(board: Board, member_id: int, lang: str) -> Embed:
         ),
         colour=GOLD,
     )
-    if not board.rows and board.metric == "skill" and board.has_games:
-        embed.description = t("leaderboard.empty_skill", lang, n=board.skill_min)
-    elif not board.rows:
+    if not board.lines and board.metric == "skill" and board.has_games:
+        embed.description = t("leaderboard.empty_skill", lang, n=SKILL_MIN_GAMES)
+    elif not board.lines:
         embed.description = t("leaderboard.empty", lang)
     else:
-        lines = [_line(x, board.metric, lang, me=x.player_id == member_id) for x in board.rows]
-        if board.me is not None and all(x.player_id != member_id for x in board.rows):
+        lines = [_line(x, board.metric, lang, me=x.player_id == member_id) for x in board.lines]
+        if board.me is not None and all(x.player_id != member_id for x in board.lines):
             lines += ["…", _line(board.me, board.metric, lang, me=True)]
         elif board.me is None:
             lines += ["", t("leaderboard.not_ranked", lang)]
         embed.description = "\n".join(lines)
     footer = t("leaderboard.footer", lang, page=board.page + 1, pages=board.pages, n=board.ranked)
     if board.metric == "skill":
-        footer += " · " + t("leaderboard.skill_note", lang, n=board.skill_min)
+        footer += " · " + t("leaderboard.skill_note", lang, n=SKILL_MIN_GAMES)
     elif board.metric in ("daily", "rating"):
         footer += " · " + t(f"leaderboard.{board.metric}_note", lang)
     embed.footer = footer
@@ -118,31 +106,7 @@ def board_embed(board: Board, member_id: int, lang: str) -> Embed:
 # --- stats --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StatsBlock:
-    rules: str | None  # None: every rule set together
-    games: int
-    wins: int
-    average: float
-    best: int
-    net: float
-    skill: float | None
-    analysed: int
-    rating: float | None = None  # the shown rating (None: never rated here)
-    sigma: float = 0.0
-    rated: int = 0
-
-
-@dataclass(frozen=True)
-class DailyBlock:
-    rules: str | None  # None: every rule set together
-    played: int
-    wins: int
-    best_streak: int
-    best: int
-
-
-def stats_block(s: StatsBlock, lang: str) -> str:
+def stats_block(s: MemberStats, rating: StoredRating | None, lang: str) -> str:
     skill = (
         t("stats.skill_value", lang, value=decimal(s.skill, lang, 2), n=s.analysed)
         if s.skill is not None
@@ -159,17 +123,17 @@ def stats_block(s: StatsBlock, lang: str) -> str:
         net=value_text("net", s.net, lang),
         skill=skill,
     )
-    return text + "\n" + rating_text(s.rating, s.sigma, s.rated, lang)
+    return text + "\n" + rating_text(rating, lang)
 
 
-def rating_text(rating: float | None, sigma: float, rated: int, lang: str) -> str:
+def rating_text(rating: StoredRating | None, lang: str) -> str:
     if rating is None:
         return t("stats.rating_none", lang)
-    return t("stats.rating", lang, value=value_text("rating", rating, lang),
-             spread=spread(sigma, lang), n=rated)  # fmt: skip
+    return t("stats.rating", lang, value=value_text("rating", rating.ordinal, lang),
+             spread=spread(rating.sigma, lang), n=rating.games)  # fmt: skip
 
 
-def daily_text(blocks: Sequence[DailyBlock], lang: str) -> str:
+def daily_text(blocks: Sequence[DailyStats], lang: str) -> str:
     lines = []
     for b in blocks:
         label = t("stats.overall", lang) if b.rules is None else rules_name(b.rules, lang)
@@ -180,28 +144,25 @@ def daily_text(blocks: Sequence[DailyBlock], lang: str) -> str:
 
 
 def stats_embed(
-    name: str, blocks: Sequence[StatsBlock], lang: str, daily: Sequence[DailyBlock] = ()
+    name: str,
+    blocks: Sequence[MemberStats],
+    lang: str,
+    daily: Sequence[DailyStats] = (),
+    ratings: Mapping[str, StoredRating] | None = None,
 ) -> Embed:
-    """The member's table games (overall, then per rule set) and a daily dice line."""
+    """The member's table games (overall, then per rule set) with their rating in each
+    scope (`ratings`: by rule set, OVERALL for every rule set) and a daily dice line."""
     embed = Embed(title=t("stats.title", lang, name=safe(name)), colour=BLURPLE)
+    rated = ratings or {}
     for s in blocks:
         label = t("stats.overall", lang) if s.rules is None else rules_name(s.rules, lang)
-        embed.add_field(label, stats_block(s, lang))
+        embed.add_field(label, stats_block(s, rated.get(s.rules or OVERALL), lang))
     if daily:
         embed.add_field(t("stats.daily_title", lang), daily_text(daily, lang))
     return embed
 
 
 # --- history ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    game_id: int
-    rules: str
-    finished_at: datetime
-    scores: Sequence[tuple[str, int, int]]  # (name as typed, total, rank) in seat order
-    link: str
 
 
 NAME_STEPS = (NAME_MAX, 16, 10, 6)  # shorter names until a page of games fits one embed
@@ -211,34 +172,38 @@ def _short(name: str, limit: int) -> str:
     return safe(cut(name, limit))
 
 
-def history_embed(entries: Sequence[HistoryEntry], page: int, pages: int, lang: str) -> Embed:
-    """A page of finished games, every game of the page shown: names are shortened as far
-    as needed (ten 8-way ties of 32-character names fit Discord's 6,000 characters)."""
+def history_embed(
+    entries: Sequence[tuple[FinishedGame, str]], page: int, pages: int, lang: str
+) -> Embed:
+    """A page of finished games (each with its jump link), every game of the page shown:
+    names are shortened as far as needed (ten 8-way ties of 32-character names fit
+    Discord's 6,000 characters)."""
     embed = Embed(title=t("history.title", lang), colour=DARK_TEAL)
     if not entries:
         embed.description = t("history.empty", lang)
         return embed
     embed.footer = t("history.footer", lang, page=page + 1, pages=pages)
     for limit in NAME_STEPS:
-        embed.fields = [_history_field(entry, limit, lang) for entry in entries]
+        embed.fields = [_history_field(entry, link, limit, lang) for entry, link in entries]
         if length(embed.to_dict()) >= _raw_length(embed):  # nothing had to be cut
             break
     return embed
 
 
-def _history_field(entry: HistoryEntry, limit: int, lang: str) -> Field:
-    ranked = sorted(enumerate(entry.scores), key=lambda x: (x[1][2], x[0]))
-    winners = ", ".join(_short(n, limit) for n, _, rank in entry.scores if rank == 1) or "—"
+def _history_field(entry: FinishedGame, link: str, limit: int, lang: str) -> Field:
+    seats = [(r.name, r.total, r.rank) for r in entry.results]  # seat order
+    ranked = sorted(enumerate(seats), key=lambda x: (x[1][2], x[0]))
+    winners = ", ".join(_short(n, limit) for n, _, rank in seats if rank == 1) or "—"
     scores = ", ".join(f"{_short(n, limit)} {number(total, lang)}" for _, (n, total, _) in ranked)
     return Field(
-        t("history.game", lang, id=entry.game_id, rules=rules_name(entry.rules, lang)),
+        t("history.game", lang, id=entry.game.id, rules=rules_name(entry.game.rules, lang)),
         t(
             "history.entry",
             lang,
             date=f"<t:{int(entry.finished_at.timestamp())}:f>",
             winner=winners,
             scores=scores or "—",
-            link=entry.link,
+            link=link,
         ),
     )
 
@@ -250,17 +215,6 @@ def _raw_length(embed: Embed) -> int:
 
 
 # --- settings -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SettingsView:
-    default_rules: str | None
-    turn_timeout: int
-    bots_allowed: bool
-    hints_allowed: bool
-    images: bool
-    language: str | None
-    scorecards: str
 
 
 def duration_text(seconds: int, lang: str) -> str:
@@ -282,7 +236,7 @@ def scorecards_key(value: str) -> str:
     return "scorecards.turn" if value == "turn" else f"settings.scorecards_{value}"
 
 
-def settings_rows(settings: SettingsView, lang: str) -> list[tuple[str, str, str]]:
+def settings_rows(settings: GuildSettings, lang: str) -> list[tuple[str, str, str]]:
     """(key, label, value) of every setting, as `lang` names them."""
 
     def yes_no(key: str, flag: bool) -> str:  # each its own words: agreement (ro permiși)
@@ -307,7 +261,7 @@ def settings_rows(settings: SettingsView, lang: str) -> list[tuple[str, str, str
     return [(key, t(f"settings.{key}", lang), value) for key, value in rows]
 
 
-def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None = None) -> Embed:
+def settings_embed(settings: GuildSettings, lang: str, *, changed_by: str | None = None) -> Embed:
     title = t(
         "settings.changed" if changed_by else "settings.title",
         lang,
@@ -319,7 +273,7 @@ def settings_embed(settings: SettingsView, lang: str, *, changed_by: str | None 
     return embed
 
 
-def settings_line(settings: SettingsView, changed: Iterable[str], by: str, lang: str) -> str:
+def settings_line(settings: GuildSettings, changed: Iterable[str], by: str, lang: str) -> str:
     """The one public line a change of settings leaves in the channel: who changed what
     (`changed`: keys of `settings_rows`), and to what. `by` is a name as typed."""
     keys = set(changed)

@@ -71,7 +71,7 @@ def podium_embed(podium: Podium, lang: str) -> Embed:
     return embed
 
 
-def seasons_embed(
+def seasons_embed(  # noqa: PLR0913 - each part of the seasons' embed
     mode: str,
     current: Season | None,
     past: Sequence[Podium],

@@ -44,7 +44,7 @@ def _name(names: Mapping[str, str], player: str) -> str:
 # --- lobby and opening throw --------------------------------------------------------------
 
 
-def lobby_embed(
+def lobby_embed(  # noqa: PLR0913 - keyword-only: each part of the lobby's embed
     *,
     game_id: int,
     rules: str,

@@ -193,7 +193,7 @@ def _summary(rnd: Round, lang: str) -> str:
              went_on=t("tournament.went_on", lang, n=went))  # fmt: skip
 
 
-def _table_fields(
+def _table_fields(  # noqa: PLR0913 - each part of a table's fields
     embed: Embed,
     tn: Tournament,
     rnd: Round,
@@ -219,7 +219,7 @@ def _table_fields(
         start = end
 
 
-def _block(
+def _block(  # noqa: PLR0913 - each part of a table's block
     tn: Tournament,
     rnd: Round,
     tb: Table,

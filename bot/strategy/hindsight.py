@@ -475,7 +475,7 @@ class _Rows:
 
     # --- solving ---------------------------------------------------------------------------
 
-    def solve(self) -> Hindsight:
+    def solve(self) -> Hindsight:  # noqa: PLR0912 - the induction's cases, as the docstring
         values: dict[int, FloatArray] = {}
         uppers = [u for u in range(self.full_u + 1) if u & self.u0 == self.u0]
         for u in uppers:

@@ -101,7 +101,7 @@ def simulate_perfect(table: ValueTable, games: int, seed: int = 0) -> FloatArray
     return score
 
 
-def _play_turn(
+def _play_turn(  # noqa: PLR0913 - the solver's arrays, in its hot loop
     model: Model,
     v: FloatArray,
     lo: int,

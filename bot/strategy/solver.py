@@ -50,7 +50,7 @@ _OTHERS = [np.array([g for g in range(6) if g != f]) for f in range(6)]
 _COUNT_COLS = tuple(np.ascontiguousarray(COUNTS[:, f]) for f in range(6))
 
 
-def row_values(
+def row_values(  # noqa: PLR0913 - the model's arrays, vectorised
     model: Model,
     v: FloatArray,
     lo: int | IntArray,
@@ -116,7 +116,7 @@ def row_values(
         yield model.lower[r], val
 
 
-def best_row(
+def best_row(  # noqa: PLR0913 - the model's arrays, vectorised
     model: Model,
     v: FloatArray,
     lo_ids: IntArray,

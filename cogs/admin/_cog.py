@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, t
-from bot.render.league import SettingsView, scorecards_key, settings_embed, settings_line
+from bot.match import known_rules
+from bot.records import SCORECARDS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+from bot.render.league import scorecards_key, settings_embed, settings_line
+from bot.service import Services
 from cogs._edge import (
-    COMMITTED,
     guard,
     is_manager,
     public_language,
@@ -22,7 +24,6 @@ from cogs._edge import (
     store_of,
     to_discord,
 )
-from db import SCORECARDS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, GuildSettings
 
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
 LANGUAGE_CHOICES = [
@@ -49,18 +50,6 @@ def parse_duration(text: str) -> int | None:
     return h * 3600 + m * 60 + s
 
 
-def view_of(settings: GuildSettings) -> SettingsView:
-    return SettingsView(
-        default_rules=settings.default_rules,
-        turn_timeout=settings.turn_timeout,
-        bots_allowed=settings.bots_allowed,
-        hints_allowed=settings.hints_allowed,
-        images=settings.images,
-        language=settings.language,
-        scorecards=settings.scorecards,
-    )
-
-
 @app_commands.command(name="settings", description=t("commands.settings"))
 @app_commands.describe(
     default_rules=t("commands.settings_default_rules"),
@@ -74,7 +63,7 @@ def view_of(settings: GuildSettings) -> SettingsView:
 @app_commands.choices(
     default_rules=RULE_CHOICES, language=LANGUAGE_CHOICES, scorecards=SCORECARD_CHOICES
 )
-async def settings(
+async def settings(  # noqa: PLR0913 - a slash command's options are its parameters
     interaction: discord.Interaction[Any],
     default_rules: str | None = None,
     turn_timeout: str | None = None,
@@ -85,16 +74,14 @@ async def settings(
     language: str | None = None,
 ) -> None:
     lang = reply_language(interaction)
-    async with guard(interaction, lang, "/poker settings"):
+    async with guard(interaction, lang, "/poker settings") as done:
         if not is_manager(interaction, interaction.guild_id):
             raise GameError("settings.forbidden")
         store = store_of(interaction.client)
         guild_id = interaction.guild_id or 0
         changes: dict[str, Any] = {}
         if default_rules is not None:
-            if default_rules not in RULESETS:
-                raise GameError("unknown_rules", rules=default_rules, known=", ".join(RULESETS))
-            changes["default_rules"] = default_rules
+            changes["default_rules"] = known_rules(default_rules)
         if turn_timeout is not None:
             seconds = parse_duration(turn_timeout)
             if seconds is None or not TURN_TIMEOUT_MIN <= seconds <= TURN_TIMEOUT_MAX:
@@ -113,19 +100,22 @@ async def settings(
         if not changes:  # nothing to change: show them, to the admin only
             current = await store.guild_settings(guild_id)
             await interaction.response.send_message(
-                embed=to_discord(settings_embed(view_of(current), lang)), ephemeral=True
+                embed=to_discord(settings_embed(current, lang)), ephemeral=True
             )
             return
-        updated = await store.update_settings(guild_id, changes, now=discord.utils.utcnow())
-        interaction.extras[COMMITTED] = True  # from here on, "nothing was changed" is false
+        # Through the games' settings, so this process's games follow at once.
+        updated = await Services.of(interaction.client).settings.update(
+            guild_id, changes, now=discord.utils.utcnow()
+        )
+        done.stored = True  # from here on, "nothing was changed" is false
         # The whole card for the manager alone; the channel gets one line of what changed.
         by = shown_name(interaction.user)
-        card = settings_embed(view_of(updated), lang, changed_by=by)
+        card = settings_embed(updated, lang, changed_by=by)
         await interaction.response.send_message(embed=to_discord(card), ephemeral=True)
         public = await public_language(interaction, store)
         changed = [SHOWN_AS.get(key, key) for key in changes]
         await interaction.followup.send(
-            settings_line(view_of(updated), changed, by, public),
+            settings_line(updated, changed, by, public),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

@@ -21,10 +21,13 @@ from discord.ext import commands
 
 from bot.engine import RULESETS, Game, GameError, get_rules
 from bot.i18n import rules_name, t
-from bot.match import Match
-from bot.render.daily import CARDS_SHOWN, BoardRow, DayBoard, board_embed, day_text
+from bot.match import Match, rules_or_default
+from bot.records import DailyBest, DailyBoard
+from bot.render.daily import CARDS_SHOWN, board_embed, day_text
 from bot.render.image import FILENAME, scorecard_pngs
+from bot.service import match_of
 from cogs._edge import (
+    caller_of,
     check_permissions,
     guard,
     public_language,
@@ -32,7 +35,6 @@ from cogs._edge import (
     shown_name,
     to_discord,
 )
-from db import DailyBest, DailyBoard, GameRecord
 
 from ._controls import CONTROLS, DailyDeps, unknown_control
 from ._publish import turn_fields
@@ -50,12 +52,11 @@ def _deps(interaction: discord.Interaction[Any]) -> DailyDeps:
 
 
 async def _rules(interaction: discord.Interaction[Any], deps: DailyDeps, rules: str | None) -> str:
-    if rules is None and interaction.guild_id is not None:
-        rules = (await deps.store.guild_settings(interaction.guild_id)).default_rules
-    rules = rules or "classic"
-    if rules not in RULESETS:
-        raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
-    return rules
+    """The rule set asked for, else the server's default (read only then)."""
+    default = None
+    if rules is None:
+        default = (await deps.settings.fresh(interaction.guild_id)).default_rules
+    return rules_or_default(rules, default)
 
 
 def _tomorrow(day: date) -> str:
@@ -80,15 +81,15 @@ async def play(interaction: discord.Interaction[Any], rules: str | None = None) 
         resumed = match is not None
         if match is None:
             check_permissions(interaction)  # its finish posts a line in this channel
-            match = await deps.dailies.start(
-                guild_id=guild_id,
-                channel_id=interaction.channel_id or 0,
-                member_id=interaction.user.id,
-                name=shown_name(interaction.user),
+            games = deps.dailies.games
+            draft = Match.new_daily(
+                caller_of(interaction),
+                shown_name(interaction.user),
                 rules=rules,
-                day=day,
-                lang=await public_language(interaction, deps.store),
+                lang=await public_language(interaction, deps.store),  # its public line's
+                now=games.clock(),
             )
+            match = await games.open(draft)
             deps.best.start(day, rules)  # ready, most likely, by the time they finish
             deps.solutions.preload(rules)  # the analysis's table, if it is on disk
         if match.status == "finished":
@@ -160,13 +161,12 @@ async def board(
         else:
             best = await deps.best.lookup(when, rules)
         cards = None if hidden else await _cards(deps, found)
-        shown = _day_board(
-            found, best.score if best else None, best.exact if best else True, cards, hidden
-        )
         names = {str(x.player_id): x.name for x in found.lines}
-        embed = board_embed(shown, interaction.user.id, names, lang)
+        embed = board_embed(
+            found, interaction.user.id, names, lang, best=best, cards=cards, cards_hidden=hidden
+        )
         files: list[discord.File] = []
-        if cards is not None and (await deps.store.guild_settings(guild_id)).images:
+        if cards is not None and (await deps.settings.fresh(guild_id)).images:
             title = t("daily_board.title", lang, rules=rules_name(rules, lang), day=day_text(when))
             top = [(names.get(c.name, c.name), c) for c in cards.cards[:CARDS_SHOWN]]
             pngs = scorecard_pngs(cards.rules, top, lang, title=title, final=True)
@@ -182,35 +182,17 @@ async def board(
         )
 
 
-def _day_board(
-    found: DailyBoard, best: int | None, exact: bool, cards: Game | None, hidden: bool
-) -> DayBoard:
-    def row(x: Any) -> BoardRow:
-        return BoardRow(x.rank, x.player_id, x.name, x.total, x.streak)
-
-    return DayBoard(
-        rules=found.rules,
-        day=found.day,
-        players=found.players,
-        rows=[row(x) for x in found.lines],
-        me=row(found.me) if found.me is not None else None,
-        best=best,
-        exact=exact,
-        cards=cards,
-        cards_hidden=hidden,
-    )
-
-
 async def _cards(deps: DailyDeps, found: DailyBoard) -> Game | None:
     """The first members' final cards, as one game holding them (for the table)."""
-    records: list[GameRecord] = []
+    games: list[Game] = []
     for line in found.lines[:CARDS_SHOWN]:
         record = await deps.store.get_game(line.game_id)
-        if record is not None and record.state.get("game"):
-            records.append(record)
-    if not records:
+        game = match_of(record).game if record is not None else None
+        if game is not None:
+            games.append(game)
+    if not games:
         return None
-    cards = tuple(Game.from_dict(r.state["game"]).cards[0] for r in records)
+    cards = tuple(g.cards[0] for g in games)
     return Game(rules=get_rules(found.rules), cards=cards, finished=True)
 
 

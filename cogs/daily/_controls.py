@@ -1,34 +1,32 @@
-"""The daily's controls: `daily:<action>:<game>:<version>[:<arg>]`, and their checks.
+"""The daily's controls: `daily:<action>:<game>:<version>[:<arg>]`, the table's family of
+turn controls (`cogs._turn`) in the daily's namespace, without the Hint.
 
 A namespace of its own, so the play cog's fallback for unknown `poker:` ids never answers
 a daily's click (and this one answers only `daily:` ids). Like a table's controls, a
 daily's carry the game and the version it was drawn at: a click after a restart reaches
 the game, an out-of-date one is refused (and its message redrawn as the game is now).
-Before anything else each checks its numbers, that the click comes from the daily's
-server, from its member (someone else is told whose game it is), and on its day.
+The service checks, before anything else, that the click comes from the daily's server,
+from its member (someone else is told whose game it is), and on its day
+(`Match.verify_reach`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
-from bot.engine import GameError
+from bot.engine.daily import DailyDice
 from bot.match import Match
-from bot.render.daily import day_text
-from cogs._edge import guard, reply_language
+from bot.service import BestScores, Change, Dailies, ServerSettings, Services, SolutionCache
+from cogs._edge import caller_of
 from cogs._ids import GameControl, IdScheme, registrar
-from cogs.play import SolutionCache
-from cogs.play._service import valid_id
+from cogs._turn import FeatureControl, turn_family
 from db import GameStore
 
-from ._best import BestScores
-from ._service import Dailies
-
 PREFIX = "daily"
+FEATURE = "daily"  # the name its dependencies go by (`Services.features`, `bot.daily`)
 
 
 class Finisher(Protocol):
@@ -47,20 +45,52 @@ class Finisher(Protocol):
 
 @dataclass(frozen=True)
 class DailyDeps:
-    """What the daily controls and commands need; the app hands it to the bot."""
+    """What the daily controls and commands need; its `setup` puts it on the bot."""
 
-    dailies: Dailies
+    dailies: Dailies[discord.Interaction[Any]]
     best: BestScores
     store: GameStore
+    settings: ServerSettings
     solutions: SolutionCache
     finisher: Finisher
 
     @staticmethod
     def of(client: discord.Client) -> DailyDeps:
-        deps = getattr(client, "daily", None)
+        deps = Services.of(client).features.get(FEATURE)
         if not isinstance(deps, DailyDeps):
             raise RuntimeError("the daily feature is not wired into this client")
         return deps
+
+    # --- the door of the shared turn controls (cogs._turn.Door) --------------------------
+
+    async def change(
+        self,
+        interaction: discord.Interaction[Any],
+        control: GameControl,
+        change: Change,
+        *,
+        posts: bool = False,  # noqa: ARG002 - a daily's move posts nothing in the channel
+    ) -> Match:
+        self.dailies.today()  # on a new day, yesterday's dailies leave the cache
+        await self.dailies.secret()  # the day's dice are drawn from it (read once)
+        after = await self.dailies.games.apply(
+            control.game,
+            change,
+            version=control.version if control.versioned else None,
+            via=interaction,
+            caller=caller_of(interaction),
+        )
+        control.outcome.saved(after)
+        if after.status == "finished":
+            await self.finisher.deliver(interaction, after)
+        return after
+
+    async def read(self, interaction: discord.Interaction[Any], control: GameControl) -> Match:
+        self.dailies.today()
+        return await self.dailies.games.reach(control.game, caller_of(interaction))
+
+    def dice_of(self, match: Match) -> DailyDice:
+        return self.dailies.dice_of(match)
 
 
 IDS = IdScheme(PREFIX)
@@ -69,47 +99,18 @@ custom_id = IDS.custom_id
 version_shown = IDS.version_shown
 unknown_control = IDS.fallback
 
+CONTROLS: dict[str, type[GameControl]] = {}
+control = registrar(CONTROLS)
 
-CONTROLS: dict[str, type[DailyControl]] = {}
-control = registrar(CONTROLS)  # `@control("hold")`: the class's action, registered
+
+class DailyControl(FeatureControl[DailyDeps], template=r"daily:(?!)"):
+    """A daily's control (one of the turn family's)."""
+
+    metric_prefix = "daily_"
+
+    @classmethod
+    def door(cls, client: discord.Client) -> DailyDeps:
+        return DailyDeps.of(client)
 
 
-class DailyControl(GameControl, template=r"daily:(?!)"):
-    """A daily's control; subclasses set `action` and implement `run`."""
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        deps = DailyDeps.of(interaction.client)
-        lang = reply_language(interaction)
-        async with guard(interaction, lang, self.custom_id, control=f"daily_{self.action}"):
-            if not valid_id(self.game) or self.version < 0:
-                raise GameError("errors.stale")
-            found = await deps.dailies.games.get(self.game)
-            if found is None or found.guild_id != interaction.guild_id:
-                raise GameError("errors.stale")  # a forged id from another server
-            if interaction.user.id != found.host_id:
-                raise GameError("daily.not_yours", name=found.name_of(found.host_id))
-            if found.active and found.day != deps.dailies.today():
-                # Once the day is over its cards are shown: its dice are no longer secret.
-                raise GameError("daily.over", day=day_text(found.day) if found.day else "?")
-            await self.run(interaction, deps, found)
-
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: DailyDeps, match: Match
-    ) -> None:
-        raise NotImplementedError
-
-    async def apply(
-        self,
-        interaction: discord.Interaction[Any],
-        deps: DailyDeps,
-        change: Callable[[Match], Match],
-    ) -> Match:
-        after = await deps.dailies.games.apply(
-            self.game,
-            change,
-            version=self.version if self.versioned else None,
-            via=interaction,
-        )
-        if after.status == "finished":
-            await deps.finisher.deliver(interaction, after)
-        return after
+DAILY_TURN = turn_family(IDS, DailyControl, control)

@@ -21,14 +21,11 @@ import discord
 from bot.engine import Game, parse_action
 from bot.match import Match
 from bot.render.daily import Analysed, Report, public_line, report_embed
+from bot.service import BestScores, Dailies, ServerSettings, SolutionCache
 from bot.strategy.analysis import analyse
 from cogs._edge import reply_language
-from cogs.play import SolutionCache
-from db import GameStore
 
-from ._best import BestScores
 from ._publish import card_fields
-from ._service import Dailies
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +36,16 @@ class DailyFinish:
     def __init__(
         self,
         client: discord.Client,
-        dailies: Dailies,
+        dailies: Dailies[Any],
         best: BestScores,
-        store: GameStore,
+        settings: ServerSettings,
         solutions: SolutionCache,
     ) -> None:
         self.client = client
         self.dailies = dailies
         self.best = best
-        self.store = store
+        self.store = dailies.store
+        self.settings = settings
         self.solutions = solutions
         self._reports: dict[int, asyncio.Task[Report]] = {}
 
@@ -166,9 +164,7 @@ class DailyFinish:
     async def fields(self, match: Match, lang: str) -> dict[str, Any]:
         """The report and the card, as the member's message shows them."""
         report = await self.report_of(match)
-        pictures = False
-        if match.guild_id is not None:
-            pictures = (await self.store.guild_settings(match.guild_id)).images
+        pictures = (await self.settings.fresh(match.guild_id)).images
         return card_fields(match, lang, pictures=pictures, report=[report_embed(report, lang)])
 
     async def deliver(self, interaction: discord.Interaction[Any], match: Match) -> None:

@@ -15,18 +15,18 @@ from typing import Any
 
 import discord
 
-from bot.engine import GameError, Rolled
+from bot.engine import Rolled
 from bot.i18n import t
 from bot.match import Match
 from bot.render import card_embed, summary_line
 from bot.render.daily import daily_turn_embed, header
 from bot.render.embed import Embed
 from bot.render.image import FILENAME, game_pngs
-from cogs._edge import COMMITTED, reply_language, to_discord
-from cogs.play import NotShown
+from bot.service import NotShown
+from cogs._edge import reply_language, to_discord
+from cogs._turn import family_view
 
-from ._controls import version_shown
-from ._views import daily_view
+from ._controls import DAILY_TURN, version_shown
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,13 @@ class DailyNotShown(NotShown):
     """Stored, but Discord refused the edit: `/poker daily play` shows the game again."""
 
     def __init__(self) -> None:
-        GameError.__init__(self, "daily.not_shown")
+        super().__init__()
+        self.code = "daily.not_shown"
+
+
+def daily_view(match: Match, lang: str) -> discord.ui.View:
+    """A table turn's controls in the daily's namespace, without the Hint."""
+    return family_view(match, lang, DAILY_TURN)
 
 
 def turn_fields(match: Match, lang: str, *, resumed: bool = False) -> dict[str, Any]:
@@ -74,16 +80,18 @@ def card_fields(
 
 
 class DailyPublisher:
-    """The daily service's publisher (`cogs.play._service.Publisher`)."""
+    """The daily service's publisher (`bot.service.Publisher[discord.Interaction]`): only
+    a member's clicks change a daily."""
 
-    def __init__(self, client: discord.Client) -> None:
-        self.client = client
-
-    async def publish(self, before: Match, after: Match, via: object | None) -> Match:  # noqa: ARG002
-        interaction = via if isinstance(via, discord.Interaction) else None
+    async def publish(
+        self,
+        before: Match,  # noqa: ARG002 - the Publisher protocol's: a daily shows `after` alone
+        after: Match,
+        via: discord.Interaction[Any] | None,
+    ) -> Match:
+        interaction = via
         if interaction is None:  # only clicks change a daily: nothing to show otherwise
             return after
-        interaction.extras[COMMITTED] = True
         lang = reply_language(interaction)
         if after.status == "finished":
             fields = card_fields(after, lang, pictures=False)
@@ -97,10 +105,10 @@ class DailyPublisher:
             raise DailyNotShown() from exc
         return after
 
-    async def refresh(self, match: Match, via: object | None) -> None:
+    async def refresh(self, match: Match, via: discord.Interaction[Any]) -> None:
         """A click on an out-of-date copy (a message posted before `/poker daily play`
         posted it again): redraw it as the game is now; the refusal follows."""
-        if not isinstance(via, discord.Interaction) or via.response.is_done():
+        if via.response.is_done():
             return
         if not match.active or version_shown(via.message, match.id) is None:
             return
@@ -109,7 +117,11 @@ class DailyPublisher:
         except discord.HTTPException as exc:
             log.warning("daily %s: could not redraw an old message: %r", match.id, exc)
 
-    def adopt(self, match: Match, via: object | None) -> Match:  # noqa: ARG002 - protocol
+    def adopt(
+        self,
+        match: Match,
+        via: discord.Interaction[Any] | None,  # noqa: ARG002 - the Publisher protocol's
+    ) -> Match:
         return match  # a daily keeps no message ids: its messages are the member's own
 
     async def repost(self, match: Match) -> Match:

@@ -8,6 +8,7 @@ own line. Every number of the id is range-checked before it reaches the store.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -15,9 +16,9 @@ import discord
 from bot.engine import RULESETS, GameError
 from bot.i18n import t
 from bot.match import rated_level
-from bot.render.league import Board, BoardRow, board_embed
+from bot.records import ID_MAX, METRICS, BoardPage
+from bot.render.league import board_embed
 from cogs._edge import guard, public_language, reply_language, store_of, to_discord
-from db import ID_MAX, METRICS, SKILL_MIN_GAMES, BoardLine, BoardPage
 
 PER_PAGE = 10
 PAGE_MAX = 100_000
@@ -39,22 +40,14 @@ def shown_player(player_id: int, name: str, lang: str) -> str:
     return name or str(player_id)
 
 
-def _row(line: BoardLine, lang: str) -> BoardRow:
-    name = shown_player(line.player_id, line.name, lang)
-    return BoardRow(line.rank, line.player_id, name, line.value, line.games, line.extra)
-
-
-def board_of(page: BoardPage, lang: str = "en") -> Board:
-    return Board(
-        metric=page.metric,
-        rules=page.rules,
-        page=page.page,
-        pages=page.pages,
-        ranked=page.ranked,
-        rows=[_row(x, lang) for x in page.lines],
-        me=_row(page.me, lang) if page.me is not None else None,
-        has_games=page.has_games,
-        skill_min=SKILL_MIN_GAMES,
+def board_of(page: BoardPage, lang: str = "en") -> BoardPage:
+    """The page with each line's name as shown (a rated computer level's in `lang`)."""
+    lines = [replace(x, name=shown_player(x.player_id, x.name, lang)) for x in page.lines]
+    me = page.me
+    return replace(
+        page,
+        lines=lines,
+        me=replace(me, name=shown_player(me.player_id, me.name, lang)) if me else None,
     )
 
 
@@ -79,7 +72,7 @@ def board_view(page: BoardPage, member_id: int, lang: str) -> discord.ui.View:
     return view
 
 
-async def answer_board(
+async def answer_board(  # noqa: PLR0913 - which page, and where it is shown
     interaction: discord.Interaction[Any],
     *,
     metric: str,

@@ -15,20 +15,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import RULESETS, Game, GameError, parse_action
+from bot.engine import RULESETS, GameError, parse_action
 from bot.engine.daily import utc_day
 from bot.engine.replay import ReplayError, document, run
 from bot.i18n import t
+from bot.match import Match
+from bot.records import METRICS
 from bot.render.chart import scores_chart_png
-from bot.render.league import (
-    DailyBlock,
-    HistoryEntry,
-    StatsBlock,
-    history_embed,
-    stats_embed,
-)
+from bot.render.league import history_embed, stats_embed
+from bot.service import match_of
 from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
-from db import METRICS, OVERALL, FinishedGame, GameRecord, MemberStats, StoredRating
 
 from ._board import BoardPager, answer_board
 
@@ -67,9 +63,7 @@ async def stats(
             raise GameError("stats.none", name=name)
         lang = await public_language(interaction, store)
         ratings = {r.rules: r for r in await store.ratings(guild_id, [target.id])}
-        blocks = [stats_block(s, ratings.get(s.rules or OVERALL)) for s in numbers]
-        daily = [DailyBlock(d.rules, d.played, d.wins, d.best_streak, d.best) for d in dailies]
-        embed = stats_embed(name, blocks, lang, daily)
+        embed = stats_embed(name, numbers, lang, dailies, ratings)
         extra: dict[str, Any] = {}
         if numbers:  # the chart of the last table games' scores
             recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
@@ -87,38 +81,6 @@ async def stats(
         )
 
 
-def stats_block(s: MemberStats, rating: StoredRating | None) -> StatsBlock:
-    return StatsBlock(
-        s.rules, s.games, s.wins, s.average, s.best, s.net, s.skill, s.analysed,
-        rating=rating.ordinal if rating else None,
-        sigma=rating.sigma if rating else 0.0,
-        rated=rating.games if rating else 0,
-    )  # fmt: skip
-
-
-def jump_link(game: GameRecord) -> str:
-    state = game.state
-    message = (
-        state.get("final_message_id")
-        or state.get("turn_message_id")
-        or state.get("lobby_message_id")
-    )
-    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-    return f"{base}/{message}" if message else base
-
-
-def history_entry(entry: FinishedGame) -> HistoryEntry:
-    results = entry.results
-    finished = results[0].finished_at if results else entry.game.updated_at
-    return HistoryEntry(
-        game_id=entry.game.id,
-        rules=entry.game.rules,
-        finished_at=finished,
-        scores=[(r.name, r.total, r.rank) for r in results],
-        link=jump_link(entry.game),
-    )
-
-
 @app_commands.command(name="history", description=t("commands.history"))
 @app_commands.describe(page=t("commands.history_page"))
 async def history(
@@ -133,7 +95,8 @@ async def history(
         games = await store.history(
             guild_id, limit=HISTORY_PER_PAGE, offset=index * HISTORY_PER_PAGE
         )
-        embed = history_embed([history_entry(g) for g in games], index, pages, lang)
+        entries = [(g, match_of(g.game).link) for g in games]
+        embed = history_embed(entries, index, pages, lang)
         await interaction.response.send_message(
             embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -151,18 +114,18 @@ def unique_names(names: list[str]) -> list[str]:
     return out
 
 
-def replay_document(record: GameRecord, actions: list[dict[str, Any]]) -> dict[str, Any]:
+def replay_document(match: Match, actions: list[dict[str, Any]]) -> dict[str, Any]:
     """The stored actions as a replay input, players under their display names as typed."""
-    state = record.state
-    if not state.get("game"):
-        raise GameError("export.not_started", id=record.id)
-    players = list(Game.from_dict(state["game"]).players)  # engine names, seat order
-    seats = {str(s["user_id"]): s.get("name") or str(s["user_id"]) for s in state.get("seats", ())}
+    game = match.game
+    if game is None:
+        raise GameError("export.not_started", id=match.id)
+    players = list(game.players)  # engine names, seat order
+    seats = {s.player: s.name or s.player for s in match.seats}
     shown = dict(zip(players, unique_names([seats.get(p, p) for p in players]), strict=True))
     renamed = [{**a, "player": shown.get(str(a.get("player")), a.get("player"))} for a in actions]
     names = [shown[p] for p in players]
-    run({"rules": record.rules, "players": names, "actions": renamed})  # it replays: hand out
-    return document(record.rules, names, [parse_action(a) for a in renamed])
+    run({"rules": match.rules, "players": names, "actions": renamed})  # it replays: hand out
+    return document(match.rules, names, [parse_action(a) for a in renamed])
 
 
 @app_commands.command(name="export", description=t("commands.export"))
@@ -174,14 +137,10 @@ async def export(interaction: discord.Interaction[Any], game: app_commands.Range
         record = await store.get_game(game) if game <= 2**63 - 1 else None
         if record is None or record.guild_id != interaction.guild_id:
             raise GameError("export.not_found", id=game)
-        if (
-            record.day is not None
-            and record.host_id != interaction.user.id
-            and record.day >= utc_day(discord.utils.utcnow())
-        ):  # a daily's actions are its dice: only its member, until the day is over
-            raise GameError("export.daily_hidden", id=game, day=record.day.isoformat())
+        match = match_of(record)
+        match.verify_export(interaction.user.id, utc_day(discord.utils.utcnow()))
         try:
-            doc = replay_document(record, await store.actions(game))
+            doc = replay_document(match, await store.actions(game))
         except ReplayError:
             log.exception("game %s: the stored actions do not replay", game)
             raise

@@ -17,11 +17,11 @@ import logging
 from bot.engine import Game, parse_action
 from bot.match import Match
 from bot.render.advice import analysis_lines
+from bot.service import GameService, SolutionCache
 from bot.strategy.analysis import Proficiency, analyse
 
 from ._publish import DiscordPublisher
-from ._service import GameService
-from ._solutions import SolutionCache
+from ._via import Via
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def humans(match: Match) -> list[str]:
 
 class Analysis:
     def __init__(
-        self, service: GameService, solutions: SolutionCache, publisher: DiscordPublisher
+        self, service: GameService[Via], solutions: SolutionCache, publisher: DiscordPublisher
     ) -> None:
         self.service = service
         self.solutions = solutions

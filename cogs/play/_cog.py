@@ -13,11 +13,12 @@ from discord.ext import commands
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, game_language, t
-from bot.match import Match
+from bot.match import DEFAULT_RULES, Match, known_rules, rules_or_default
 from bot.render import card_embed, rules_embed
 from bot.render.embed import safe
+from bot.service import RepostTooSoon
 from cogs._edge import (
-    COMMITTED,
+    caller_of,
     check_permissions,
     guard,
     is_manager,
@@ -26,24 +27,14 @@ from cogs._edge import (
     to_discord,
 )
 from cogs._ids import small_int
+from cogs._turn import unstored
 
 from ._analysis import Analysis
 from ._computer import ComputerPlayers
-from ._controls import (
-    CONTROLS,
-    Control,
-    PlayDeps,
-    control,
-    custom_id,
-    here,
-    template,
-    unknown_control,
-    unstored,
-)
+from ._controls import CONTROLS, Control, PlayDeps, control, custom_id, template, unknown_control
 from ._publish import DiscordPublisher
-from ._service import RepostTooSoon
 from ._timers import TurnTimers
-from ._views import lobby_view
+from ._via import Via
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +43,7 @@ log = logging.getLogger(__name__)
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 REPOST_EVERY = timedelta(minutes=1)  # /poker resume pings the player to move at most this often
 LABEL_MAX = 80  # Discord's limit for a button label
+COG_NAME = "Play"
 
 # Choice names from the catalog (translated for other locales by cogs._translator).
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
@@ -64,9 +56,16 @@ def _deps(interaction: discord.Interaction[Any]) -> PlayDeps:
     return PlayDeps.of(interaction.client)
 
 
+def _publisher(interaction: discord.Interaction[Any]) -> DiscordPublisher:
+    cog = interaction.client.get_cog(COG_NAME)
+    if not isinstance(cog, PlayCog):
+        raise RuntimeError("the play cog is not loaded")
+    return cog.publisher
+
+
 async def _in_channel(interaction: discord.Interaction[Any]) -> Match:
     found = await _deps(interaction).service.in_channel(interaction.channel_id or 0)
-    if found is None or not here(interaction, found):
+    if found is None or not found.can_reach(caller_of(interaction)):
         raise GameError("errors.no_game")
     return found
 
@@ -79,32 +78,23 @@ async def new(
 ) -> None:
     deps = _deps(interaction)
     async with guard(interaction, reply_language(interaction), "/poker new"):
-        settings = None
-        if interaction.guild_id is not None:
-            settings = await deps.store.guild_settings(interaction.guild_id)
+        settings = await deps.settings.fresh(interaction.guild_id)
         guild = interaction.guild
         lang = game_language(
-            language,
-            settings.language if settings else None,
-            str(guild.preferred_locale) if guild else None,
+            language, settings.language, str(guild.preferred_locale) if guild else None
         )
-        rules = rules or (settings.default_rules if settings else None) or "classic"
-        if rules not in RULESETS:
-            raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
+        rules = rules_or_default(rules, settings.default_rules)
         check_permissions(interaction)
         user = interaction.user
-        match = await deps.service.open_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=user.id,
-            host_name=shown_name(user),
-            rules=rules,
-            lang=lang,
-        )
-        publisher = deps.publisher
-        assert isinstance(publisher, DiscordPublisher)
+        draft = Match.lobby(
+            caller_of(interaction), shown_name(user), rules=rules, lang=lang,
+            now=deps.service.clock(),
+        )  # fmt: skip
+        match = await deps.service.open(draft)
         try:
-            sent = await interaction.response.send_message(**await publisher.live_fields(match))
+            sent = await interaction.response.send_message(
+                **await _publisher(interaction).live_fields(match)
+            )
         except discord.HTTPException:
             # A lobby nobody can see must not block the channel for half an hour.
             await deps.service.apply(match.id, lambda m: m.cancel(m.host_id, manager=True))
@@ -134,11 +124,10 @@ async def scorecard(
 @app_commands.command(name="rules", description=t("commands.rules"))
 @app_commands.describe(rules=t("commands.rules_rules"))
 @app_commands.choices(rules=RULE_CHOICES)
-async def rules_card(interaction: discord.Interaction[Any], rules: str = "classic") -> None:
+async def rules_card(interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
     lang = reply_language(interaction)
     async with guard(interaction, lang, "/poker rules"):
-        if rules not in RULESETS:
-            raise GameError("unknown_rules", rules=rules, known=", ".join(RULESETS))
+        known_rules(rules)
         extra: dict[str, Any] = {}
         if RULES_DOC.is_file():
             extra["file"] = discord.File(RULES_DOC, filename="dicepoker-rules.md")
@@ -149,28 +138,30 @@ async def rules_card(interaction: discord.Interaction[Any], rules: str = "classi
 @app_commands.command(name="leave", description=t("commands.leave"))
 async def leave(interaction: discord.Interaction[Any]) -> None:
     lang = reply_language(interaction)  # every answer here is ephemeral
-    async with guard(interaction, lang, "/poker leave"):
+    async with guard(interaction, lang, "/poker leave") as done:
         match = await _in_channel(interaction)
         user_id = interaction.user.id
         service = _deps(interaction).service
+        via = Via(interaction)
         if match.status == "lobby":
-            await service.apply(match.id, lambda m: m.leave_lobby(user_id), via=interaction)
+            done.saved(await service.apply(match.id, lambda m: m.leave_lobby(user_id), via=via))
             await interaction.response.send_message(t("info.left_lobby", lang), ephemeral=True)
             return
         check_permissions(interaction)
-        await service.apply(match.id, lambda m: m.leave_game(user_id), via=interaction)
+        done.saved(await service.apply(match.id, lambda m: m.leave_game(user_id), via=via))
         await interaction.response.send_message(t("info.left_game", lang), ephemeral=True)
 
 
 @app_commands.command(name="cancel", description=t("commands.cancel"))
 async def cancel(interaction: discord.Interaction[Any]) -> None:
     lang = reply_language(interaction)  # every answer here is ephemeral
-    async with guard(interaction, lang, "/poker cancel"):
+    async with guard(interaction, lang, "/poker cancel") as done:
         match = await _in_channel(interaction)
         user_id, manager = interaction.user.id, is_manager(interaction, match.guild_id)
-        await _deps(interaction).service.apply(
-            match.id, lambda m: m.cancel(user_id, manager=manager), via=interaction
+        cancelled = await _deps(interaction).service.apply(
+            match.id, lambda m: m.cancel(user_id, manager=manager), via=Via(interaction)
         )
+        done.saved(cancelled)
         await interaction.response.send_message(t("info.cancelled", lang), ephemeral=True)
 
 
@@ -184,17 +175,21 @@ class KickButton(Control, template=template("kick")):
 
     versioned = False
 
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
+    async def run(self, interaction: discord.Interaction[Any], deps: PlayDeps) -> None:
         target = small_int(self.arg, 1, 2**63 - 1)
         if target is None:
             raise GameError("errors.stale")
         by = interaction.user.id
-        name = match.name_of(target)
-        if match.status == "playing":
-            check_permissions(interaction)
-        await self.apply(interaction, deps, lambda m: m.kick(by, target))
+        names: list[str] = []  # as the table knew them before the kick
+
+        def kick(m: Match) -> Match:
+            if m.status == "playing":
+                check_permissions(interaction)
+            names.append(m.name_of(target))
+            return m.kick(by, target)
+
+        await deps.change(interaction, self, kick)
+        name = names[-1]
         if not interaction.response.is_done():
             lang = reply_language(interaction)
             await interaction.response.edit_message(
@@ -231,24 +226,16 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
     at most once a minute (a repost pings the player to move)."""
     lang = reply_language(interaction)
     deps = _deps(interaction)
-    async with guard(interaction, lang, "/poker resume"):
+    async with guard(interaction, lang, "/poker resume") as done:
         match = await _in_channel(interaction)
-        user_id = interaction.user.id
-        allowed = (
-            match.seat(user_id) is not None
-            or user_id == match.host_id
-            or is_manager(interaction, match.guild_id)
-        )
-        if not allowed:
-            raise GameError("resume.not_yours")
+        match.verify_resume(interaction.user.id, manager=is_manager(interaction, match.guild_id))
         check_permissions(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await deps.service.repost(match.id, every=REPOST_EVERY)
+            done.saved(await deps.service.repost(match.id, every=REPOST_EVERY))  # posted
         except RepostTooSoon as soon:
             when = f"<t:{int(soon.until.timestamp())}:R>"
             raise GameError("resume.too_soon", when=when) from None
-        interaction.extras[COMMITTED] = True  # posted: a failed answer now says so
         await interaction.followup.send(t("resume.done", lang), ephemeral=True)
 
 
@@ -263,7 +250,7 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
 )
 
 
-class PlayCog(commands.Cog, name="Play"):
+class PlayCog(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot, deps: PlayDeps, publisher: DiscordPublisher) -> None:
         self.bot = bot
         self.deps = deps
@@ -293,4 +280,4 @@ class PlayCog(commands.Cog, name="Play"):
         self.bot.remove_dynamic_items(*CONTROLS.values(), self._unknown)
 
 
-__all__ = ["COMMANDS", "PlayCog", "lobby_view"]
+__all__ = ["COMMANDS", "PlayCog"]

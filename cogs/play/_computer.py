@@ -22,10 +22,10 @@ import discord
 
 from bot.engine import DiceSource, GameError
 from bot.match import Match, Seat
+from bot.service import GameService, NotShown, SolutionCache
 from bot.strategy import LEVELS, Decision, Level, PassTurn, Record, choose
 
-from ._service import GameService, NotShown
-from ._solutions import SolutionCache
+from ._via import Via
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def step(match: Match, seat: Seat, decision: Decision, dice: DiceSource) -> Matc
 class ComputerPlayers:
     def __init__(
         self,
-        service: GameService,
+        service: GameService[Via],
         solutions: SolutionCache,
         dice: DiceSource,
         client: discord.Client,

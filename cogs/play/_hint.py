@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Game, GameError, parse_action
+from bot.engine import Game, parse_action
 from bot.i18n import t
 from bot.match import Match
 from bot.render.advice import Previous, banked_hint_embed, hint_embed, hint_not_ready
@@ -57,18 +57,10 @@ class HintButton(Control, template=template("hint")):
     versioned = False  # the hint reads the game as it is now
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
-        if match.status != "playing" or match.game is None:
-            raise GameError("errors.stale")
-        game = match.game
-        if str(interaction.user.id) != game.player:
-            raise GameError("hint.not_your_turn", name=match.name_of(game.player))
-        if (
-            match.guild_id is not None
-            and not (await deps.store.guild_settings(match.guild_id)).hints_allowed
-        ):
-            raise GameError("hint.not_allowed")
+        match = await deps.read(interaction, self)
+        game = match.verify_hint(interaction.user.id, await deps.settings.fresh(match.guild_id))
         lang = reply_language(interaction)
         if game.rules.banked:
             decision = choose("perfect", game, None, random.Random(game.seq))
@@ -84,10 +76,8 @@ class HintButton(Control, template=template("hint")):
         await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
 
 
-def hint_button(match: Match) -> discord.ui.Item[Any] | None:
-    """The turn message's Hint button (none on a computer seat's turn)."""
-    if match.status != "playing" or match.current_id is None or match.computer_to_move:
-        return None
+def hint_button(match: Match) -> discord.ui.Item[Any]:
+    """The turn message's Hint button (where `Match.hint_offered`)."""
     g, v = match.id, match.version
     button: discord.ui.Button[Any] = discord.ui.Button(
         label=t("hint.button", match.lang),

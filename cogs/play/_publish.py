@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.engine import Left, Rolled
 from bot.i18n import t
-from bot.match import AWAY_AFTER, LOBBY_TTL, MAX_SEATS, OVERDUE_GRACE, Match
+from bot.match import MAX_SEATS, Match
+from bot.records import GuildSettings
 from bot.render import (
     lobby_embed,
     opening_embed,
@@ -35,12 +36,12 @@ from bot.render import (
 )
 from bot.render.embed import Embed, safe
 from bot.render.image import FILENAME, game_pngs
-from cogs._edge import COMMITTED, NEEDED, STILL_ACTIVE, missing_permissions, to_discord
-from db import GuildSettings
+from bot.service import NotShown, ServerSettings
+from cogs._edge import NEEDED, missing_permissions, to_discord
 
 from ._controls import PREFIX, version_shown
 from ._hint import hint_button
-from ._service import NotShown, SettingsSource
+from ._via import Notice, Via
 from ._views import lobby_view, turn_view
 
 log = logging.getLogger(__name__)
@@ -50,40 +51,18 @@ LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot")
 TURN_ACTIONS = ("hold", "roll", "score", "pass", "card", "hint")
 
 
-@dataclass(frozen=True)
-class Notice:
-    """Why a change came without a click, said where it shows: "timeout" (the timer
-    played `player`'s turn), "expired" (a lobby nobody started), "grace" (an overdue turn
-    after a restart got more time)."""
-
-    kind: str
-    player: int | None = None
-
-    def text(self, match: Match) -> str:
-        lang = match.lang
-        if self.kind == "timeout" and self.player is not None:
-            key = "timer.away" if match.away(self.player) else "timer.played"
-            return t(key, lang, name=safe(match.name_of(self.player)), n=AWAY_AFTER)
-        if self.kind == "expired":
-            return t("timer.lobby_expired", lang, n=int(LOBBY_TTL.total_seconds() // 60))
-        if self.kind == "grace":
-            return t("timer.grace", lang, n=int(OVERDUE_GRACE.total_seconds() // 60))
-        return ""
-
-
 class DiscordPublisher:
-    def __init__(self, client: discord.Client, settings: SettingsSource) -> None:
+    """The table service's publisher (`bot.service.Publisher[Via]`)."""
+
+    def __init__(self, client: discord.Client, settings: ServerSettings) -> None:
         self.client = client
         self.settings = settings
 
-    # --- the service's three calls ------------------------------------------------------
+    # --- the service's calls ------------------------------------------------------------
 
-    async def publish(self, before: Match, after: Match, via: object | None) -> Match:
-        interaction = via if isinstance(via, discord.Interaction) else None
-        if interaction is not None:
-            interaction.extras[COMMITTED] = True  # from here on, "nothing changed" is false
-            interaction.extras[STILL_ACTIVE] = after.active
-        notice = via if isinstance(via, Notice) else None
+    async def publish(self, before: Match, after: Match, via: Via | None) -> Match:
+        interaction = via.interaction if via is not None else None
+        notice = via.notice if via is not None else None
         try:
             return await self._publish(before, after, interaction, notice)
         except discord.Forbidden as exc:
@@ -91,13 +70,13 @@ class DiscordPublisher:
         except discord.HTTPException as exc:
             raise NotShown() from exc
 
-    async def refresh(self, match: Match, via: object | None) -> None:
+    async def refresh(self, match: Match, via: Via) -> None:
         """A click on an out-of-date message: when it is the game's own (or the game's
         live message is unknown and it shows this game's controls), redraw it as the
         game is now, so its buttons work again."""
-        if not isinstance(via, discord.Interaction) or via.message is None:
+        message = via.interaction.message if via.interaction is not None else None
+        if message is None:
             return
-        message = via.message
         shown = version_shown(message, match.id)
         if shown is None or shown == match.version or message.flags.ephemeral:
             return
@@ -112,7 +91,7 @@ class DiscordPublisher:
         except discord.HTTPException as exc:
             log.warning("game %s: could not redraw message %s: %r", match.id, message.id, exc)
 
-    def adopt(self, match: Match, via: object | None) -> Match:
+    def adopt(self, match: Match, via: Via | None) -> Match:
         """After a restart the live message's id may be unknown (a new turn's id is stored
         by the turn's next change, a lobby's right after `/poker new` answered): the public
         message clicked, showing this game's live controls at the current version (a
@@ -121,7 +100,8 @@ class DiscordPublisher:
         known = match.lobby_message_id if lobby else match.turn_message_id
         if not match.active or known is not None:
             return match
-        message = via.message if isinstance(via, discord.Interaction) else None
+        interaction = via.interaction if via is not None else None
+        message = interaction.message if interaction is not None else None
         if message is None or message.flags.ephemeral:
             return match
         if not lobby and version_shown(message, match.id) != match.version:
@@ -142,7 +122,8 @@ class DiscordPublisher:
             if match.status == "lobby":
                 message = await self._send(match, **await self.live_fields(match))
                 return replace(match, lobby_message_id=message.id)
-            return await self._post_turn(match, await self._settings(match))
+            # As they are now: another process may have changed them since the turn began.
+            return await self._post_turn(match, await self.settings.fresh(match.guild_id))
         except discord.Forbidden as exc:
             raise NotShown(await self._missing(match)) from exc
         except discord.HTTPException as exc:
@@ -222,7 +203,7 @@ class DiscordPublisher:
             await self._send(after, content=notice.text(after))
         return replace(after, lobby_message_id=lobby_id)
 
-    async def _end_turn(
+    async def _end_turn(  # noqa: PLR0913 - what the turn's end shows, and where
         self,
         before: Match,
         after: Match,
@@ -346,7 +327,7 @@ class DiscordPublisher:
 
     def _turn_fields(self, match: Match, settings: GuildSettings) -> dict[str, Any]:
         game = match.require_game()
-        hint = hint_button(match) if settings.hints_allowed else None
+        hint = hint_button(match) if match.hint_offered(settings) else None
         computer = match.computer_to_move is not None
         embed = turn_embed(game, match.names, match.id, match.lang, computer=computer)
         return {
@@ -371,9 +352,9 @@ class DiscordPublisher:
         return "—"
 
     async def _settings(self, match: Match) -> GuildSettings:
-        if match.guild_id is None:
-            return GuildSettings(0)
-        return await self.settings.guild_settings(match.guild_id)
+        """As read when the turn began (`bot.service.ServerSettings`): no store round
+        trip per click."""
+        return await self.settings.get(match.guild_id)
 
     # --- finding, editing and posting messages ------------------------------------------------
 

@@ -33,12 +33,11 @@ from discord.ext import tasks
 
 from bot.engine import Action, DiceSource, Game, GameError
 from bot.match import OVERDUE_GRACE, Match
+from bot.service import GameService, NotShown, SolutionCache
 from bot.strategy import EXACT, Level
 from bot.strategy.act import next_action
 
-from ._publish import Notice
-from ._service import GameService, NotShown
-from ._solutions import SolutionCache
+from ._via import Notice, Via
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,9 @@ def overdue(match: Match, now: datetime) -> bool:
 class TurnTimers:
     """Started by the play cog after the active games are loaded; stopped on unload."""
 
-    def __init__(self, service: GameService, solutions: SolutionCache, dice: DiceSource) -> None:
+    def __init__(
+        self, service: GameService[Via], solutions: SolutionCache, dice: DiceSource
+    ) -> None:
         self.service = service
         self.solutions = solutions
         self.dice = dice
@@ -87,7 +88,7 @@ class TurnTimers:
 
         for game_id in claimed:
             try:
-                await self.service.apply(game_id, grace, via=Notice("grace"))
+                await self.service.apply(game_id, grace, via=Via(notice=Notice("grace")))
             except GameError:
                 continue
             except Exception:
@@ -134,7 +135,7 @@ class TurnTimers:
         else:
             change, notice = self._absent(match, now), Notice("timeout", match.current_id)
         try:
-            await self.service.apply(game_id, change, via=notice)
+            await self.service.apply(game_id, change, via=Via(notice=notice))
         except NotShown:
             return True  # stored; the next click or /poker resume shows it
         except GameError as refusal:

@@ -1,14 +1,13 @@
-"""The lobby's and the turn's controls (`…Button`, `…Select`) and the views that hold them.
+"""The lobby's controls (`…Button`, `…Select`) and the views of a table's lobby and turn.
 
 Each control asks the table (`Match`) for the change and the service for the rest: the
 rules live in the match and the engine, and a button is enabled from what the engine
-says can be done (`can_hold`, `can_roll`, `can_pass`), never from raw state.
+says can be done (`can_hold`, `can_roll`, `can_pass`), never from raw state. The turn's
+controls are the family a table shares with the dailies (`cogs._turn`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -17,27 +16,12 @@ from bot.engine import GameError
 from bot.i18n import t
 from bot.match import COMPUTER_LEVELS, MAX_SEATS, Match
 from bot.render import card_embed, option_label
-from cogs._edge import (
-    check_permissions,
-    is_manager,
-    reply_language,
-    shown_name,
-    to_discord,
-)
+from cogs._edge import check_permissions, is_manager, reply_language, shown_name, to_discord
 from cogs._ids import VERSION_MAX, small_int
+from cogs._turn import family_view, unstored
 
-from ._controls import (
-    Control,
-    PlayDeps,
-    control,
-    custom_id,
-    template,
-    unstored,
-)
+from ._controls import TABLE_TURN, Control, PlayDeps, control, custom_id, template
 
-DIE_STYLE = discord.ButtonStyle.secondary
-HELD_STYLE = discord.ButtonStyle.success
-HELD_MARK = "🔒"
 REMOVE = "remove"  # the computer-seat select's value prefix that removes a seat
 
 
@@ -51,10 +35,10 @@ class JoinButton(Control, template=template("join")):
     versioned = False
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
         user = interaction.user
-        await self.apply(interaction, deps, lambda m: m.join(user.id, shown_name(user)))
+        await deps.change(interaction, self, lambda m: m.join(user.id, shown_name(user)))
 
 
 @control("leave")
@@ -62,10 +46,10 @@ class LeaveLobbyButton(Control, template=template("leave")):
     versioned = False
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
         user_id = interaction.user.id
-        await self.apply(interaction, deps, lambda m: m.leave_lobby(user_id))
+        await deps.change(interaction, self, lambda m: m.leave_lobby(user_id))
 
 
 @control("start")
@@ -73,11 +57,12 @@ class StartButton(Control, template=template("start")):
     versioned = False
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
-        check_permissions(interaction)
         user_id, dice, now = interaction.user.id, deps.dice, deps.service.clock()
-        await self.apply(interaction, deps, lambda m: m.start(user_id, dice, now))
+        await deps.change(
+            interaction, self, lambda m: m.start(user_id, dice, now), posts=True
+        )
 
 
 @control("cancel")
@@ -85,10 +70,13 @@ class CancelButton(Control, template=template("cancel")):
     versioned = False
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
-        user_id, manager = interaction.user.id, is_manager(interaction, match.guild_id)
-        await self.apply(interaction, deps, lambda m: m.cancel(user_id, manager=manager))
+        # Judged in the clicker's server, which the service checks is the game's.
+        user_id, manager = interaction.user.id, is_manager(interaction, interaction.guild_id)
+        await deps.change(
+            interaction, self, lambda m: m.cancel(user_id, manager=manager)
+        )
 
 
 @control("addbot")
@@ -98,20 +86,21 @@ class ComputerSelect(Control, template=template("addbot")):
     versioned = False  # like Join: lobby controls stay valid while the lobby is open
 
     async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
+        self, interaction: discord.Interaction[Any], deps: PlayDeps
     ) -> None:
         choice = self.chosen() or ""
         user_id = interaction.user.id
         if choice in COMPUTER_LEVELS:
-            if (
-                match.guild_id is not None
-                and not (await deps.store.guild_settings(match.guild_id)).bots_allowed
-            ):
-                raise GameError("bots.not_allowed")
-            check_permissions(interaction)
-            await self.apply(interaction, deps, lambda m: m.add_computer(user_id, choice))
+            settings = await deps.settings.fresh(interaction.guild_id)
+
+            def add(m: Match) -> Match:
+                m.verify_computers(settings)  # the server's setting first
+                check_permissions(interaction)
+                return m.add_computer(user_id, choice)
+
+            after = await deps.change(interaction, self, add)
             if choice == "perfect":  # start loading its table while the lobby fills
-                deps.solutions.get(match.rules)
+                deps.solutions.get(after.rules)
             return
         seat = (
             small_int(choice.removeprefix(REMOVE), 1, VERSION_MAX)  # ids only grow: one per add
@@ -120,7 +109,7 @@ class ComputerSelect(Control, template=template("addbot")):
         )
         if seat is None:
             raise GameError("errors.stale")
-        await self.apply(interaction, deps, lambda m: m.remove_computer(user_id, -seat))
+        await deps.change(interaction, self, lambda m: m.remove_computer(user_id, -seat))
 
 
 def computer_select(match: Match) -> discord.ui.Item[Any] | None:
@@ -177,141 +166,6 @@ def lobby_view(match: Match, *, computers: bool = True) -> discord.ui.View:
 # --- the turn -------------------------------------------------------------------------
 
 
-@control("hold")
-class HoldButton(Control, template=template("hold")):
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
-        user_id, position = interaction.user.id, self.die()
-        await self.apply(interaction, deps, lambda m: m.toggle_hold(user_id, position))
-
-
-@control("roll")
-class RollButton(Control, template=template("roll")):
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
-        user_id, dice = interaction.user.id, deps.dice
-        await self.apply(interaction, deps, lambda m: m.roll(user_id, dice))
-
-
-@control("score")
-class ScoreSelect(Control, template=template("score")):
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
-        row = self.chosen()
-        if row is None:
-            raise GameError("errors.stale")
-        check_permissions(interaction)
-        user_id = interaction.user.id
-        await self.apply(interaction, deps, lambda m: m.score(user_id, row))
-
-
-@control("pass")
-class PassButton(Control, template=template("pass")):
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
-        check_permissions(interaction)
-        user_id = interaction.user.id
-        await self.apply(interaction, deps, lambda m: m.pass_turn(user_id))
-
-
-@control("card")
-class CardButton(Control, template=template("card")):
-    """Read-only: the clicker's full card (or the current player's), privately."""
-
-    versioned = False
-
-    async def run(
-        self, interaction: discord.Interaction[Any], deps: PlayDeps, match: Match
-    ) -> None:
-        game = match.require_game()
-        player = str(interaction.user.id)
-        if player not in game.players:
-            player = game.player if not game.finished else game.players[0]
-        lang = reply_language(interaction)
-        embed = card_embed(game, player, match.names, match.id, lang)
-        await interaction.response.send_message(embed=to_discord(embed), ephemeral=True)
-
-
-@dataclass(frozen=True)
-class TurnControls:
-    """The ids and control classes of a turn's message: a table's, or a daily's (which
-    has its own namespace and no Hint); each class is built as `(item, game, version[, arg])`."""
-
-    custom_id: Callable[..., str]
-    hold: Callable[..., discord.ui.Item[Any]]
-    roll: Callable[..., discord.ui.Item[Any]]
-    passing: Callable[..., discord.ui.Item[Any]]
-    card: Callable[..., discord.ui.Item[Any]]
-    score: Callable[..., discord.ui.Item[Any]]
-
-
-TABLE_TURN = TurnControls(custom_id, HoldButton, RollButton, PassButton, CardButton, ScoreSelect)
-
-
 def turn_view(match: Match, *, hint: discord.ui.Item[Any] | None = None) -> discord.ui.View:
     """A table's turn: its controls in the game's language, with the Hint when given."""
-    return turn_controls(match, match.lang, TABLE_TURN, hint=hint)
-
-
-def turn_controls(
-    match: Match, lang: str, kinds: TurnControls, *, hint: discord.ui.Item[Any] | None = None
-) -> discord.ui.View:
-    """Five dice (tap to hold), Roll, [Pass], Scorecard, [Hint], and the select of rows,
-    each enabled from what the engine says the player can do now."""
-    game = match.require_game()
-    g, v, ids = match.id, match.version, kinds.custom_id
-    player = game.player
-    view = discord.ui.View(timeout=None)
-    for pos in range(5):
-        held = pos in game.held
-        die: discord.ui.Button[Any] = discord.ui.Button(
-            label=str(game.dice[pos]) if game.dice else t("turn.die_unthrown", lang),
-            emoji=HELD_MARK if held else None,
-            style=HELD_STYLE if held else DIE_STYLE,
-            custom_id=ids("hold", g, v, pos),
-            disabled=not game.can_hold(player, pos),
-            row=0,
-        )
-        view.add_item(kinds.hold(die, g, v, str(pos)))
-    roll: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("turn.roll", lang),
-        style=discord.ButtonStyle.primary,
-        custom_id=ids("roll", g, v),
-        disabled=not game.can_roll(player),
-        row=1,
-    )
-    view.add_item(kinds.roll(roll, g, v))
-    if game.can_pass(player):
-        passing: discord.ui.Button[Any] = discord.ui.Button(
-            label=t("turn.pass", lang),
-            style=discord.ButtonStyle.danger,
-            custom_id=ids("pass", g, v),
-            row=1,
-        )
-        view.add_item(kinds.passing(passing, g, v))
-    card: discord.ui.Button[Any] = discord.ui.Button(
-        label=t("turn.card", lang),
-        style=discord.ButtonStyle.secondary,
-        custom_id=ids("card", g, v),
-        row=1,
-    )
-    view.add_item(kinds.card(card, g, v))
-    if hint is not None:
-        view.add_item(hint)
-    options = game.options()
-    if options:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            placeholder=t("turn.select", lang),
-            custom_id=ids("score", g, v),
-            options=[
-                discord.SelectOption(label=option_label(o, game.rules, lang), value=o.row)
-                for o in options[:25]
-            ],
-            row=2,
-        )
-        view.add_item(kinds.score(select, g, v))
-    return unstored(view)
+    return family_view(match, match.lang, TABLE_TURN, hint=hint)

@@ -489,7 +489,7 @@ WINNER_MU, LOSER_MU, BOTH_SIGMA = 27.63539, 22.36461, 8.06590
 
 
 def _changes(rules: str, players: list[int], ranks: list[int], stored=()):
-    from db.ratings import rating_changes
+    from bot.match.ratings import rating_changes
 
     return rating_changes(rules, players, ranks, stored)
 

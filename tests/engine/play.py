@@ -59,7 +59,7 @@ def _lucky(game: Game, rng: random.Random, fives: float) -> Roll:
     return Roll(game.player, figure_dice(rng.choice(_targets(game)), rng))
 
 
-def legal_action(
+def legal_action(  # noqa: PLR0911 - one legal action per situation
     game: Game,
     rng: random.Random,
     *,

@@ -50,7 +50,7 @@ def face_of(row: str) -> int:
     return UPPER_ROWS.index(row) + 1
 
 
-def _forms(row: str, part: Sequence[int]) -> bool:
+def _forms(row: str, part: Sequence[int]) -> bool:  # noqa: PLR0911 - one answer per figure: the rules as written
     """Does this sub-multiset of dice, all of it, form the figure?"""
     k = Counter(part)
     shape = sorted(k.values())
@@ -98,7 +98,7 @@ def four_run(dice: Sequence[int]) -> bool:
     return {1, 2, 3, 4} <= s or {2, 3, 4, 5} <= s or {3, 4, 5, 6} <= s
 
 
-def value(rules: str, row: str, dice: Sequence[int], first: bool) -> int | None:
+def value(rules: str, row: str, dice: Sequence[int], first: bool) -> int | None:  # noqa: PLR0911, PLR0912 - the rules as written, figure by figure
     """Points of a MADE figure (premium included), or None when the figure is absent.
 
     Upper rows of classic / yatzy / yahtzee / scandinavian always have a value (any
@@ -154,7 +154,7 @@ def joker_value(row: str, dice: Sequence[int]) -> int:
     return fixed.get(row, sum(dice))
 
 
-def replay(doc: dict[str, Any]) -> dict[str, Any]:
+def replay(doc: dict[str, Any]) -> dict[str, Any]:  # noqa: PLR0912, PLR0915 - the rules as written, step by step
     """The docs/rules.md output of a LEGAL replay document, computed from scratch."""
     rules: str = doc["rules"]
     names: list[str] = doc["players"]

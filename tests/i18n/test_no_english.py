@@ -21,6 +21,15 @@ import pytest
 
 from bot.engine import RULESETS, Game, GameError, Leave, Score
 from bot.i18n import DEFAULT, catalog, categories
+from bot.records import (
+    BoardLine,
+    BoardPage,
+    FinishedGame,
+    GameRecord,
+    GuildSettings,
+    MemberStats,
+    StoredResult,
+)
 from bot.render import (
     card_embed,
     lobby_embed,
@@ -34,17 +43,7 @@ from bot.render import (
 )
 from bot.render.advice import analysis_lines, describe, hint_embed, previous_text
 from bot.render.embed import Embed
-from bot.render.league import (
-    Board,
-    BoardRow,
-    HistoryEntry,
-    SettingsView,
-    StatsBlock,
-    board_embed,
-    history_embed,
-    settings_embed,
-    stats_embed,
-)
+from bot.render.league import board_embed, history_embed, settings_embed, stats_embed
 from bot.strategy import Hold, PassTurn, Record
 from cogs._edge import refusal_text
 
@@ -239,25 +238,28 @@ def test_no_embed_of_a_game_holds_english(lang: str, rules: str):
 
 @pytest.mark.parametrize("lang", OTHERS)
 def test_no_league_embed_holds_english(lang: str):
-    rows = [BoardRow(1, 10, "Ωx", 3.0, 5), BoardRow(2, 11, "Ψy", 1.0, 1)]
+    rows = [BoardLine(1, 1, 10, 3.0, 5, "Ωx"), BoardLine(2, 2, 11, 1.0, 1, "Ψy")]
     texts = []
     for metric in ("wins", "net", "average", "best", "skill"):
-        board = Board(metric, None, 0, 2, 21, rows, rows[0], True, 5)
+        board = BoardPage(metric, None, 0, 2, 21, rows, rows[0], True)
         texts.append(embed_text(board_embed(board, 10, lang)))
-        texts.append(embed_text(board_embed(Board(metric, "banked", 0, 1, 0, [], None, True, 5),
+        texts.append(embed_text(board_embed(BoardPage(metric, "banked", 0, 1, 0, [], None, True),
                                             10, lang)))  # fmt: skip
     texts.append(embed_text(stats_embed("Ωx", [
-        StatsBlock(None, 3, 1, 150.5, 200, -3.25, 1.5, 2),
-        StatsBlock("classic", 1, 0, 10.0, 10, 0.0, None, 0),
+        MemberStats(None, 3, 1, 150.5, 200, -3.25, 1.5, 2),
+        MemberStats("classic", 1, 0, 10.0, 10, 0.0, None, 0),
     ], lang)))  # fmt: skip
     when = datetime(2026, 1, 1, tzinfo=UTC)
-    entry = HistoryEntry(4, "yatzy", when, [("Ωx", 200, 1), ("Ψy", 190, 2)], "https://x")
+    record = GameRecord(4, 1, 2, 10, "yatzy", "finished", 9, {}, when, when)
+    results = [StoredResult(4, i, 1, "yatzy", 10 + i, n, False, total, rank, 0.0, None, 60.0, when)
+               for i, (n, total, rank) in enumerate([("Ωx", 200, 1), ("Ψy", 190, 2)])]  # fmt: skip
+    entry = (FinishedGame(record, results), "https://x")
     texts.append(embed_text(history_embed([entry], 0, 3, lang)))
     texts.append(embed_text(history_embed([], 0, 1, lang)))
-    view = SettingsView("banked", 5400, True, False, True, "ru", "round")
+    view = GuildSettings(1, "banked", 5400, True, False, True, "ru", "round")
     texts.append(embed_text(settings_embed(view, lang, changed_by="Ωx")))
-    texts.append(embed_text(settings_embed(SettingsView(None, 61, False, True, False, None,
-                                                        "turn"), lang)))  # fmt: skip
+    texts.append(embed_text(settings_embed(GuildSettings(1, None, 61, False, True, False, None,
+                                                         "turn"), lang)))  # fmt: skip
     report = analysis_lines(["1"], None, {"1": "Ωx"}, "classic", lang)
     assert report is not None
     texts += list(report)

@@ -7,8 +7,9 @@ import pytest
 
 from bot.engine import Game, Leave, Roll, Score
 from bot.i18n import decimal, percent, plural_category, t
+from bot.records import GuildSettings
 from bot.render import image
-from bot.render.league import SettingsView, settings_embed, value_text
+from bot.render.league import settings_embed, value_text
 from bot.render.text import number, standings_embed
 
 NBSP = "\xa0"
@@ -60,7 +61,7 @@ def test_the_standings_write_the_settlement_as_the_game_speaks():
 
 
 def test_romanian_settings_agree_with_their_nouns():
-    view = SettingsView(None, 300, True, True, False, None, "turn")
+    view = GuildSettings(1, None, 300, True, True, False, None, "turn")
     fields = {f.name: f.value for f in settings_embed(view, "ro").fields}
     assert fields["Jucători calculator"] == "permiși"  # masculine plural
     assert fields["Indicii"] == "permise"  # neuter plural

@@ -10,15 +10,8 @@ import pytest
 
 from bot.engine import Game
 from bot.i18n import LANGUAGES, catalog
-from bot.render.daily import (
-    Analysed,
-    BoardRow,
-    DayBoard,
-    Report,
-    board_embed,
-    public_line,
-    report_embed,
-)
+from bot.records import DailyBest, DailyBoard, DailyLine
+from bot.render.daily import Analysed, Report, board_embed, public_line, report_embed
 from bot.render.embed import length
 
 DAY = date(2026, 1, 1)
@@ -29,12 +22,15 @@ UNESCAPED = re.compile(r"(?<!\\)@everyone")  # a mention that would ping
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_board_fits_and_escapes(lang: str) -> None:
     game = Game.new("yatzy", [str(n) for n in range(1, 5)])
-    rows = [BoardRow(n, n, f"{LONG}{n}", 300 - n, 40 + n) for n in range(1, 11)]
+    rows = [DailyLine(n, n, n, f"{LONG}{n}", 300 - n, 40 + n, None, n) for n in range(1, 11)]
     names = {str(n): f"{LONG}{n}" for n in range(1, 5)}
+    me = DailyLine(9_999, 9_999, 99, LONG, 12, 1, None, 99)
+    board = DailyBoard(1, "yatzy", DAY, 10_000, rows, me)
     for hidden in (True, False):
-        board = DayBoard("yatzy", DAY, 10_000, rows, BoardRow(9_999, 99, LONG, 12, 1), 488,
-                         True, None if hidden else game, hidden)  # fmt: skip
-        data = board_embed(board, 99, names, lang).to_dict()
+        data = board_embed(
+            board, 99, names, lang, best=DailyBest(488, True),
+            cards=None if hidden else game, cards_hidden=hidden,
+        ).to_dict()  # fmt: skip
         assert length(data) <= 6000
         assert len(data["description"]) <= 4096
         assert not UNESCAPED.search(data["description"])

@@ -13,6 +13,16 @@ from hypothesis import strategies as st
 
 from bot.engine import RULESETS, Game, Leave, Pass, Score, get_rules
 from bot.i18n import LANGUAGES
+from bot.records import (
+    BoardLine,
+    BoardPage,
+    FinishedGame,
+    GameRecord,
+    GuildSettings,
+    MemberStats,
+    StoredRating,
+    StoredResult,
+)
 from bot.render import (
     card_embed,
     lobby_embed,
@@ -34,17 +44,7 @@ from bot.render.embed import (
     Embed,
     length,
 )
-from bot.render.league import (
-    Board,
-    BoardRow,
-    HistoryEntry,
-    SettingsView,
-    StatsBlock,
-    board_embed,
-    history_embed,
-    settings_embed,
-    stats_embed,
-)
+from bot.render.league import board_embed, history_embed, settings_embed, stats_embed
 from bot.strategy import Hold, PassTurn, Record
 from bot.strategy.analysis import Proficiency
 
@@ -144,10 +144,13 @@ def test_game_embeds_fit(players: list[str], lang: str, rules: str, seed: int, m
 def test_a_history_page_of_ten_eight_way_ties_fits(games: list[list[str]], lang: str, rules: str):
     when = datetime(2026, 1, 1, tzinfo=UTC)
     link = f"https://discord.com/channels/{2**63 - 1}/{2**63 - 1}/{2**63 - 1}"
-    entries = [
-        HistoryEntry(2**63 - 1 - i, rules, when, [(n, -99999, 1) for n in names], link)
-        for i, names in enumerate(games)
-    ]
+    entries = []
+    for i, names in enumerate(games):
+        game_id = 2**63 - 1 - i
+        record = GameRecord(game_id, 1, 2, 3, rules, "finished", 9, {}, when, when)
+        results = [StoredResult(game_id, seat, 1, rules, seat + 1, n, False, -99999, 1, 0.0, None,
+                                60.0, when) for seat, n in enumerate(names)]  # fmt: skip
+        entries.append((FinishedGame(record, results), link))
     embed = history_embed(entries, 9_999, 10_000, lang)
     fits(embed)
     data = embed.to_dict()
@@ -158,14 +161,16 @@ def test_a_history_page_of_ten_eight_way_ties_fits(games: list[list[str]], lang:
 @EXAMPLES
 @given(PLAYERS, LANGS, st.sampled_from(["wins", "net", "average", "best", "skill"]))
 def test_league_embeds_fit(players: list[str], lang: str, metric: str):
-    rows = [BoardRow(i + 1, 2**63 - 1 - i, name, -99999.99, 10**9) for i, name in
+    rows = [BoardLine(i + 1, i + 1, 2**63 - 1 - i, -99999.99, 10**9, name) for i, name in
             enumerate(players + players[:2])]  # fmt: skip
-    board = Board(metric, "scandinavian", 99_999, 100_000, 10**9, rows, rows[0], True, 10)
+    board = BoardPage(metric, "scandinavian", 99_999, 100_000, 10**9, rows, rows[0], True)
     fits(board_embed(board, 0, lang))
-    blocks = [StatsBlock(r, 10**9, 10**9, -99999.99, -99999, -99999.99, 99.99, 10**9)
+    blocks = [MemberStats(r, 10**9, 10**9, -99999.99, -99999, -99999.99, 99.99, 10**9)
               for r in [None, *sorted(RULESETS)]]  # fmt: skip
-    fits(stats_embed(players[0], blocks, lang))
-    view = SettingsView("banked", 86_399, True, True, True, "hi", "round")
+    ratings = {r: StoredRating(r, 1, -999.0, 99.0, -99999.99, 10**9)
+               for r in ["*", *sorted(RULESETS)]}  # fmt: skip
+    fits(stats_embed(players[0], blocks, lang, ratings=ratings))
+    view = GuildSettings(1, "banked", 86_399, True, True, True, "hi", "round")
     fits(settings_embed(view, lang, changed_by=players[0]))
 
 

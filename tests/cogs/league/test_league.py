@@ -25,8 +25,8 @@ from bot.engine.replay import result, run
 from bot.i18n import t
 from bot.match import Match, Seat
 from bot.render import chart
+from bot.service import seat_results
 from cogs.league import unique_names
-from cogs.play import seat_results
 from tests.cogs.drive import as_shown, open_game, play_to_the_end
 from tests.engine.play import play
 

@@ -10,8 +10,8 @@ import pytest
 
 from bot.engine import Action, Game, Roll, Score, parse_action
 from bot.match import Match, Seat
+from bot.service import seat_results
 from bot.strategy import Hold, Record, compute, loss
-from cogs.play import seat_results
 from cogs.play._analysis import humans
 from tests.cogs.drive import open_game, play_to_the_end, stored_document
 from tests.cogs.league.test_league import play_out

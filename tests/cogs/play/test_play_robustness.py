@@ -1,10 +1,11 @@
 """Restarts, foreign, stale and double clicks, refusals, big lobbies, leavers, permissions."""
 
+import sys
+
 import discord
 import pytest
 import simcord
 
-from cogs.play import _cog as play_cog
 from tests.cogs.drive import (
     MENTION,
     click_snapshot,
@@ -324,8 +325,9 @@ async def test_a_failing_command_is_answered_by_the_tree_error_handler(table, mo
         raise RuntimeError("store on fire")
 
     # The command's own guard answers what fails inside it; a failure before the guard
-    # (here its first step, choosing the answer's language) is the tree handler's.
-    monkeypatch.setattr(play_cog, "reply_language", broken)
+    # (here its first step, choosing the answer's language) is the tree handler's. The
+    # module as this bot loaded it (an extension is imported again for each new bot).
+    monkeypatch.setattr(sys.modules["cogs.play._cog"], "reply_language", broken)
     res = await ann.slash(channel, "poker scorecard")
     assert "Something went wrong" in refusal_text(res)
     # the error reached the tree's handler (and was logged there), not the void

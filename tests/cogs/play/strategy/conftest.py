@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from bot.app import DicePokerBot
+from bot.service import SolutionCache
 from bot.strategy import ValueTable, compute, save
-from cogs.play import SolutionCache
 from tests.conftest import settings_for_tests
 
 

@@ -8,9 +8,9 @@ import threading
 import pytest
 
 from bot.engine import Action, Game, Roll, Score, parse_action
+from bot.service import SolutionCache
 from bot.strategy import Hold, Record, choose, compute, loss
 from bot.strategy.analysis import analyse, decisions, last_decision
-from cogs.play import SolutionCache
 from tests.cogs.drive import (
     add_bot,
     final_embed,

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import DicePokerBot
+from bot.service import solutions as solutions_module
 from bot.settings import Settings
 from bot.strategy.table import compute, path_for, save
-from cogs.play import _solutions as solutions_module
 from tests.cogs.drive import (
     final_embed,
     game_id_of,

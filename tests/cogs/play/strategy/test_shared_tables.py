@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.service import SolutionCache
+from bot.service import solutions as solutions_module
 from bot.strategy import ValueTable, computing
-from cogs.play import SolutionCache
-from cogs.play import _solutions as solutions_module
 
 
 async def test_two_processes_needing_a_table_compute_it_once(tmp_path: Path, monkeypatch) -> None:

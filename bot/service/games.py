@@ -1,11 +1,14 @@
-"""The game service: the one place that changes games. No Discord here.
+"""The game service: the one place that changes games. No Discord, no SQL here.
 
-Every change takes one way: the game's lock → the version check (a click carries the
-version it was drawn at) → the change (the table and the engine decide) → `GameStore.save`
-(the actions, the snapshot, the deadline and, at the end, the results: one transaction)
-→ the publisher shows it → the observers (computer players, timers, the analysis) hear of
-it after the lock is released. The service is handed its store, dice, clock, settings and
-publisher; it knows no view, no bot and no timer.
+Every change takes one way: the game's lock → who may reach it (the model's
+`verify_reach`: its server and channel, a daily's member and day) → the version check (a
+click carries the version it was drawn at) → the change (the table and the engine decide)
+→ `GameStore.save` (the actions, the snapshot, the deadline and, at the end, the results
+and ratings: one transaction) → the publisher shows it and returns the match as shown →
+the observers (computer players, timers, the analysis) hear of it after the lock is
+released. The service is handed its store, clock, settings and publisher; it knows no
+view, no bot and no timer. What a change came through (`via`: a click, a timer's notice)
+is the publisher's own type, passed through untouched.
 
 Within a process the per-game lock serialises changes; between processes (a rolling
 deploy, when two processes hold one shard for a while) the store's version check does: a
@@ -13,14 +16,6 @@ save that meets a newer version reloads the game and tries the change once more,
 member is refused only when the change no longer makes sense; a click carrying a newer
 version than the cache reloads the game first (another process moved it). `reconcile`
 brings the cache up to date with what other processes changed.
-
-A finish rates the players (`db.ratings`) in the same transaction as the results. The
-ratings are computed here, in Python, from the ones read just before the save; no game
-lock covers them (two games sharing a player finish under different locks, maybe in two
-processes), so the save writes each only over the rating it was computed from and
-otherwise refuses (StaleRating): the ratings are read and computed again, and the finish
-saved once more. Computing in SQL instead would mean the Plackett-Luce model twice, in
-two SQL dialects; this way the model is one Python function, checked against the paper.
 
 A service holds one kind of game: the play cog's tables, or the daily cog's dailies
 (`kind`); a game of the other kind is not found, so neither feature's controls can reach
@@ -32,43 +27,39 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import date, datetime, timedelta
+from typing import Any, Generic, Protocol, TypeVar
 
-from bot.engine import DiceSource, GameError
-from bot.match import Match, Seat, rated_id
-from db import (
-    ID_MAX,
-    OVERALL,
-    ChannelBusy,
-    GameRecord,
-    GameStore,
-    GuildSettings,
-    RatingChange,
-    SeatResult,
-    Shards,
-    StaleRating,
-    StaleVersion,
-)
-from db.ratings import rating_changes
+from bot.engine import GameError
+from bot.engine.daily import utc_day
+from bot.match import Caller, Match
+from bot.records import ID_MAX, GameRecord, GuildSettings, Shards
+from db import ChannelBusy, DailyTaken, GameStore, StaleRating, StaleVersion
+
+from .results import RATING_TRIES, ratings_after, seat_results
+from .settings import ServerSettings
 
 log = logging.getLogger(__name__)
 
 Change = Callable[[Match], Match]
-RATING_TRIES = 8  # rating reads per finish before giving up (each loses only to a finish)
+V = TypeVar("V")  # what a change came through, as the feature's publisher knows it
+V_contra = TypeVar("V_contra", contravariant=True)
 
 
 class NotShown(GameError):  # noqa: N818 - an answer to the member, not a bug
-    """The change is stored, but Discord refused to show it (the member is told so, and
-    how to see the game again: `/poker resume`); `missing`: the permissions the bot lacks
-    in the channel, when that was the reason."""
+    """The change is stored, but it could not be shown (the member is told so, and how to
+    see the game again: `/poker resume`); `missing`: the permissions the bot lacks in the
+    channel, when that was the reason; `closed`: the change ended the game (set by the
+    service, which knows what it committed)."""
 
-    def __init__(self, missing: Sequence[str] = ()) -> None:
+    def __init__(self, missing: Sequence[str] = (), *, closed: bool = False) -> None:
         code = "errors.not_shown_permissions" if missing else "errors.not_shown"
         super().__init__(code, permissions=tuple(missing))
+        self.closed = closed
 
 
 class RepostTooSoon(Exception):  # noqa: N818 - a refusal the edge words
@@ -79,20 +70,20 @@ class RepostTooSoon(Exception):  # noqa: N818 - a refusal the edge words
         self.until = until
 
 
-class Publisher(Protocol):
+class Publisher(Protocol[V_contra]):
     """Shows committed changes (the Discord edge implements it)."""
 
-    async def publish(self, before: Match, after: Match, via: object | None) -> Match:
-        """Show `after`; return it with the ids of the messages it posted or adopted.
-        `via` is what the change came through (a click), or None (a timer, a computer
-        player). Raises NotShown when Discord refused."""
+    async def publish(self, before: Match, after: Match, via: V_contra | None) -> Match:
+        """Show `after`; return it as shown: with the ids of the messages it posted or
+        adopted. `via` is what the change came through (a click, a timer's notice), or
+        None. Raises NotShown when Discord refused."""
         ...
 
-    async def refresh(self, match: Match, via: object | None) -> None:
+    async def refresh(self, match: Match, via: V_contra) -> None:
         """A click carried an old version: redraw its message if it is the game's own."""
         ...
 
-    def adopt(self, match: Match, via: object | None) -> Match:
+    def adopt(self, match: Match, via: V_contra | None) -> Match:
         """`match` with its live message's id when that id is unknown (after a restart) and
         `via` is a click on it: the change then stores it with its own save."""
         ...
@@ -108,57 +99,9 @@ class Observer(Protocol):
         ...
 
 
-class SettingsSource(Protocol):
-    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
-
-
-def seat_results(match: Match) -> list[SeatResult]:
-    """One `SeatResult` per engine seat (seat order) of a finished match; the analysis
-    fills in the points lost per decision later (`GameStore.record_analysis`)."""
-    game = match.game
-    if game is None or not game.finished:
-        raise ValueError("results exist only for a finished game")
-    out = []
-    for index, standing in enumerate(game.standings()):
-        seat = match.seat(int(standing.name))
-        human = seat is not None and not seat.is_bot
-        out.append(
-            SeatResult(
-                seat=index,
-                player_id=int(standing.name) if human else None,
-                name=seat.name if seat else standing.name,
-                is_bot=not human,
-                total=standing.totals.total,
-                rank=standing.rank,
-                settlement=float(standing.settlement),
-            )
-        )
-    return out
-
-
 def match_of(record: GameRecord) -> Match:
-    return Match.from_snapshot(
-        record.state,
-        id=record.id,
-        channel_id=record.channel_id,
-        guild_id=record.guild_id,
-        host_id=record.host_id,
-        rules=record.rules,
-        status=record.status,
-        version=record.version,
-        kind=record.kind,
-        day=record.day,
-    )
-
-
-def rated_players(match: Match) -> list[int]:
-    """Each engine seat's rated id (the member, or the computer seat's level)."""
-    game = match.require_game()
-    out = []
-    for player in game.players:
-        seat = match.seat(int(player))
-        out.append(rated_id(seat) if seat is not None else int(player))
-    return out
+    """The match a stored game holds (its snapshot, read through `Match`)."""
+    return Match.from_record(record)
 
 
 def valid_id(value: int) -> bool:
@@ -166,15 +109,14 @@ def valid_id(value: int) -> bool:
     return 0 < value <= ID_MAX
 
 
-class GameService:
-    def __init__(
+class GameService(Generic[V]):
+    def __init__(  # noqa: PLR0913 - handed each of its parts, by name (bot.service.Services)
         self,
         store: GameStore,
         *,
-        dice: DiceSource,
+        publisher: Publisher[V],
         clock: Callable[[], datetime],
-        settings: SettingsSource,
-        publisher: Publisher,
+        settings: ServerSettings,
         shards: Shards | None = None,
         on_save: Callable[[float], None] = lambda _seconds: None,
         kind: str = "table",
@@ -182,17 +124,24 @@ class GameService:
         self.store = store
         self.kind = kind
         self.on_save = on_save  # how long each change's transaction took (metrics)
-        self.dice = dice
         self.clock = clock
         self.settings = settings
         self.publisher = publisher
         self.shards = shards
-        self._locks: dict[int, asyncio.Lock] = {}
+        # One lock per game while someone holds or awaits it (a click, a timer): freed
+        # with its last user, so a long uptime keeps none for games long over.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self._cache: dict[int, Match] = {}  # the active matches of this process
         self._observers: list[Observer] = []
 
     def subscribe(self, observer: Observer) -> None:
         self._observers.append(observer)
+
+    def today(self) -> date:
+        """The UTC day now (a daily is played on its own day only)."""
+        return utc_day(self.clock())
 
     # --- reading ---------------------------------------------------------------------
 
@@ -239,9 +188,6 @@ class GameService:
         dailies of past days, which nobody may play any more."""
         for game_id in game_ids:
             self._cache.pop(game_id, None)
-            lock = self._locks.get(game_id)
-            if lock is not None and not lock.locked():
-                del self._locks[game_id]
 
     async def get(self, game_id: int) -> Match | None:
         if not valid_id(game_id):
@@ -250,6 +196,15 @@ class GameService:
         if match is not None:
             return match
         return await self._reload(game_id)
+
+    async def reach(self, game_id: int, caller: Caller) -> Match:
+        """The match a read-only control shows (a Scorecard, a Hint), refused like a
+        change when `caller` may not reach it."""
+        match = await self.get(game_id)
+        if match is None:
+            raise GameError("errors.stale")
+        match.verify_reach(caller, self.today())
+        return match
 
     async def _reload(self, game_id: int) -> Match | None:
         record = await self.store.get_game(game_id)
@@ -296,47 +251,38 @@ class GameService:
         async with self._lock(game_id):
             yield await self.get(game_id)
 
-    # --- changing ----------------------------------------------------------------------
+    # --- new games ---------------------------------------------------------------------
 
-    async def open_lobby(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        rules: str,
-        lang: str,
-    ) -> Match:
-        """A new lobby with the host seated; GameError `errors.channel_busy` when the
-        channel has a game (the database decides: two /poker new at once, one wins)."""
-        now = self.clock()
-        draft = Match(
-            id=0,
-            channel_id=channel_id,
-            guild_id=guild_id,
-            host_id=host_id,
-            rules=rules,
-            lang=lang,
-            created_at=now,
-            seats=(Seat(host_id, host_name),),
-        )
+    async def open(self, draft: Match) -> Match:
+        """Store a new match (`Match.lobby`, `Match.new_daily`: the model makes it): a
+        lobby, refused (`errors.channel_busy`) when the channel has a game (the database
+        decides: two /poker new at once, one wins); a daily, or the member's own of that
+        day when two commands raced to start it."""
         try:
             record = await self.store.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                rules=rules,
+                guild_id=draft.guild_id,
+                channel_id=draft.channel_id,
+                host_id=draft.host_id,
+                rules=draft.rules,
                 state=draft.to_dict(),
                 deadline=draft.due_at(),
-                now=now,
+                now=draft.created_at,
+                day=draft.day if draft.daily else None,
             )
         except ChannelBusy as busy:
             existing = await self.get(busy.game_id)
-            raise GameError("errors.channel_busy", link=link(existing)) from None
+            link = existing.link if existing is not None else "—"
+            raise GameError("errors.channel_busy", link=link) from None
+        except DailyTaken as taken:
+            found = await self.get(taken.game_id)
+            if found is None:  # pragma: no cover - dailies are never deleted
+                raise GameError("errors.stale") from None
+            return found
         match = match_of(record)
         self._remember(match)
         return match
+
+    # --- changing ----------------------------------------------------------------------
 
     async def apply(
         self,
@@ -344,40 +290,54 @@ class GameService:
         change: Change,
         *,
         version: int | None = None,
-        via: object | None = None,
-        ids_later: bool = False,
+        via: V | None = None,
+        caller: Caller | None = None,
     ) -> Match:
-        """Change a match and show it. GameError: refused, nothing changed; NotShown:
-        committed, not shown. `version` (a click's) must be the match's, else the message
-        was out of date. `ids_later` (a click: one commit per click): the ids of messages
-        this change posts are stored by the game's next change, not by a save of their
-        own; a restart in between finds the message again (the publisher's self-repair)."""
+        """Change a match and show it; returns it as shown. GameError: refused, nothing
+        changed; NotShown: committed, not shown. `caller` (a member's click) must be
+        allowed to reach the match, and the ids of messages its change posts are stored
+        by the game's next change, not by a save of their own (one commit per click; a
+        restart in between finds the message again: the publisher's self-repair).
+        `version` (a click's) must be the match's, else the message was out of date."""
         async with self._lock(game_id):
             before = await self.get(game_id)
+            if before is not None and caller is not None:
+                before.verify_reach(caller, self.today())
             if before is not None and version is not None and version > before.version:
                 # Drawn after this process's copy: another process changed the game.
                 before = await self._reload(game_id)
             if before is None or not before.active:
                 raise GameError("errors.stale")
             if version is not None and version != before.version:
-                await self.publisher.refresh(before, via)
+                if via is not None:
+                    await self.publisher.refresh(before, via)
                 raise GameError("errors.stale")
             before = self.publisher.adopt(before, via)
             before, after = await self._commit(before, change, version)
-            try:
-                shown = await self.publisher.publish(before, after, via)
-            except NotShown:
-                log.warning(
-                    "game %s (channel %s, version %s): stored, but Discord refused to show it",
-                    game_id,
-                    after.channel_id,
-                    after.version,
-                )
-                self._notify(before, after)
-                raise
-            shown = await self._keep_messages(after, shown, later=ids_later)
+            shown = await self._publish(before, after, via)
+            shown = await self._keep_messages(after, shown, later=caller is not None)
         self._notify(before, shown)
         return shown
+
+    async def _publish(self, before: Match, after: Match, via: V | None) -> Match:
+        """The publisher's answer; a failure after the commit is NotShown, never a
+        "nothing changed" (the observers still hear of the commit)."""
+        try:
+            return await self.publisher.publish(before, after, via)
+        except NotShown as refusal:
+            log.warning(
+                "game %s (channel %s, version %s): stored, but Discord refused to show it",
+                after.id,
+                after.channel_id,
+                after.version,
+            )
+            refusal.closed = not after.active
+            self._notify(before, after)
+            raise
+        except Exception as exc:
+            log.exception("game %s (version %s): stored, not shown", after.id, after.version)
+            self._notify(before, after)
+            raise NotShown(closed=not after.active) from exc
 
     async def _commit(
         self, before: Match, change: Change, version: int | None
@@ -394,29 +354,8 @@ class GameService:
                 # the next change: until then a restarted bot must not take the old one
                 # (now the last turn's summary) for it; a click on the new one adopts it.
                 after = replace(after, turn_message_id=None)
-            finish = after.status == "finished"
-            ratings = await self._ratings(after) if finish else []
-            began = time.perf_counter()
             try:
-                for tries in range(1, RATING_TRIES + 1):
-                    try:
-                        record = await self.store.save(
-                            before.id,
-                            expect_version=before.version,
-                            state=after.to_dict(),
-                            status=after.status if after.status != before.status else None,
-                            actions=_numbered(before, after),
-                            results=seat_results(after) if finish else (),
-                            deadline=after.due_at(),
-                            now=now,
-                            ratings=ratings,
-                        )
-                        break
-                    except StaleRating:  # another finish rated a player first: read again
-                        if tries == RATING_TRIES:
-                            raise
-                        ratings = await self._ratings(after)
-                self.on_save(time.perf_counter() - began)
+                record = await self._save(before, after, now)
             except StaleVersion:
                 fresh = await self._reload(before.id)
                 if attempt or fresh is None or not fresh.active:
@@ -430,30 +369,46 @@ class GameService:
             return before, committed
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _ratings(self, match: Match) -> list[RatingChange]:
-        """The ratings a finish writes: a server's table game of two or more seats."""
-        game = match.game
-        if match.daily or match.guild_id is None or game is None or len(game.cards) < 2:
-            return []
-        players = rated_players(match)
-        ranks = [s.rank for s in game.standings()]
-        stored = await self.store.ratings(
-            match.guild_id, sorted(set(players)), sorted({OVERALL, match.rules})
-        )
-        return rating_changes(match.rules, players, ranks, stored)
+    async def _save(self, before: Match, after: Match, now: datetime) -> GameRecord:
+        """One transaction; a finish's ratings are read and computed again when another
+        finish rated one of its players first (StaleRating)."""
+        finish = after.status == "finished"
+        ratings = await ratings_after(self.store, after) if finish else []
+        began = time.perf_counter()
+        for tries in range(1, RATING_TRIES + 1):
+            try:
+                record = await self.store.save(
+                    before.id,
+                    expect_version=before.version,
+                    state=after.to_dict(),
+                    status=after.status if after.status != before.status else None,
+                    actions=_numbered(before, after),
+                    results=seat_results(after) if finish else (),
+                    deadline=after.due_at(),
+                    now=now,
+                    ratings=ratings,
+                )
+                break
+            except StaleRating:
+                if tries == RATING_TRIES:
+                    raise
+                ratings = await ratings_after(self.store, after)
+        self.on_save(time.perf_counter() - began)
+        return record
 
     async def _timeout(self, before: Match, after: Match) -> timedelta:
-        """The server's turn time, read only when a new turn begins (most clicks do not)."""
+        """The server's turn time. The settings are read from the store when a turn ends
+        (the next one's time-out; what the summary and the final standings show): most
+        clicks end none, and the clicks of a turn use the settings read at its start."""
         game = after.game
         starts = (
             game is not None
-            and not after.daily  # no timer
             and not game.finished
             and (before.game is None or before.game.turn != game.turn or after.deadline is None)
         )
-        if not starts or after.guild_id is None:
-            return timedelta(seconds=GuildSettings(0).turn_timeout)
-        settings = await self.settings.guild_settings(after.guild_id)
+        if after.daily or after.guild_id is None or not (starts or after.turn_ended):
+            return timedelta(seconds=GuildSettings(0).turn_timeout)  # no timer, or unused
+        settings = await self.settings.fresh(after.guild_id)
         return timedelta(seconds=settings.turn_timeout)
 
     async def _keep_messages(self, committed: Match, shown: Match, *, later: bool) -> Match:
@@ -523,13 +478,3 @@ def _numbered(before: Match, after: Match) -> list[tuple[int, dict[str, Any]]]:
 
 def _messages(match: Match) -> tuple[int | None, int | None, int | None]:
     return match.lobby_message_id, match.turn_message_id, match.final_message_id
-
-
-def link(match: Match | None) -> str:
-    """A jump link to the match's message (or its channel)."""
-    if match is None:
-        return "—"
-    message_id = match.turn_message_id or match.lobby_message_id
-    guild = match.guild_id if match.guild_id is not None else "@me"
-    base = f"https://discord.com/channels/{guild}/{match.channel_id}"
-    return f"{base}/{message_id}" if message_id else base

@@ -1,9 +1,10 @@
-"""The dailies: finding, starting and throwing a member's game of the day's dice. No Discord.
+"""The dailies: finding, starting and throwing a member's game of the day's dice.
 
 A daily is a game like the tables' (a `games` row, its actions, a snapshot) changed by a
-`GameService` of its own kind ("daily"), so a click takes the same road: lock, version,
-change, one save, the publisher, the observers. What is daily about it lives here: the
-day (UTC), the deployment secret and the `DailyDice` drawn from it.
+`GameService` of its own kind ("daily"), so a click takes the same road: lock, who may
+reach it, version, change, one save, the publisher, the observers. What is daily about it
+lives here: the day (UTC), the deployment secret and the `DailyDice` drawn from it; the
+rules (the member's own, on its day) are the model's (`Match.verify_reach`).
 
 Every server plays the same dice on a day (`DailyDice` depends on the secret, the day and
 the rule set only): the day's best score is worked out once for everyone, and a member
@@ -18,12 +19,13 @@ import hmac
 import logging
 from collections.abc import Callable
 from datetime import date, datetime
+from typing import Generic
 
-from bot.engine import Game, GameError
 from bot.engine.daily import MIN_SECRET_BYTES, DailyDice, new_secret, utc_day
-from bot.match import Match, Seat
-from cogs.play import GameService
-from db import DailyTaken, GameStore
+from bot.match import Match
+from db import GameStore
+
+from .games import GameService, V
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +39,10 @@ def fingerprint(secret: bytes) -> str:
     return hmac.new(secret, b"dicepoker/daily/fingerprint", hashlib.sha256).hexdigest()[:16]
 
 
-class Dailies:
+class Dailies(Generic[V]):
     def __init__(
         self,
-        games: GameService,
+        games: GameService[V],
         store: GameStore,
         *,
         clock: Callable[[], datetime],
@@ -72,14 +74,17 @@ class Dailies:
     async def fingerprint(self) -> str:
         return fingerprint(await self.secret())
 
-    async def dice(self, day: date, rules: str) -> DailyDice:
-        """The day's dice of `rules` (one instance per day and rule set: its faces cache)."""
-        key = (day, rules)
+    def dice_of(self, match: Match) -> DailyDice:
+        """A daily's own dice (one instance per day and rule set: its faces cache), for
+        its change; the secret is read (`secret()`) before the first."""
+        if self._secret is None or match.day is None:
+            raise RuntimeError("a daily's dice before the secret is read")
+        key = (match.day, match.rules)
         found = self._dice.get(key)
         if found is None:
             if len(self._dice) >= DICE_KEPT:
                 self._dice.pop(next(iter(self._dice)))
-            found = self._dice[key] = DailyDice(await self.secret(), day, rules)
+            found = self._dice[key] = DailyDice(self._secret, match.day, match.rules)
         return found
 
     async def fresh_dice(self, day: date, rules: str) -> DailyDice:
@@ -90,53 +95,3 @@ class Dailies:
     async def find(self, member_id: int, rules: str, day: date) -> Match | None:
         record = await self.store.daily_game(member_id, rules, day)
         return None if record is None else await self.games.get(record.id)
-
-    async def start(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        member_id: int,
-        name: str,
-        rules: str,
-        day: date,
-        lang: str,
-    ) -> Match:
-        """The member's daily of `day`: a new solo game in play at once (or theirs, when
-        two commands raced to start it). `lang`: the server's (the public line's)."""
-        now = self.clock()
-        seat = Seat(member_id, name)
-        draft = Match(
-            id=0,
-            channel_id=channel_id,
-            guild_id=guild_id,
-            host_id=member_id,
-            rules=rules,
-            status="playing",
-            lang=lang,
-            seats=(seat,),
-            game=Game.new(rules, [seat.player]),
-            created_at=now,
-            started_at=now,
-            kind="daily",
-            day=day,
-        )
-        try:
-            record = await self.store.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=member_id,
-                rules=rules,
-                state=draft.to_dict(),
-                now=now,
-                day=day,
-            )
-        except DailyTaken as taken:
-            found = await self.games.get(taken.game_id)
-            if found is None:  # pragma: no cover - dailies are never deleted
-                raise GameError("errors.stale") from None
-            return found
-        match = await self.games.get(record.id)
-        if match is None:  # pragma: no cover - just written
-            raise GameError("errors.stale")
-        return match

@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import date
+from typing import Any
 
+from bot.records import DailyBest
 from bot.strategy.hindsight import hindsight
-from db import DailyBest, GameStore
+from db import GameStore
 
-from ._service import Dailies
+from .daily import Dailies
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +26,7 @@ KEPT = 64  # (day, rule set) pairs kept in memory
 
 
 class BestScores:
-    def __init__(self, dailies: Dailies, store: GameStore) -> None:
+    def __init__(self, dailies: Dailies[Any], store: GameStore) -> None:
         self.dailies = dailies
         self.store = store
         self._known: dict[tuple[date, str], DailyBest] = {}

@@ -1,0 +1,80 @@
+"""What a finished game does to the ratings (pure): the rating policy.
+
+A finished game of two or more seats in a server (`Match.rated`) updates, in one go, the
+rating of each seat's player in two scopes: the game's rule set and OVERALL (every rule
+set together). Members are rated by id, computer players by level (`rated_id`). The model
+is `bot.strategy.rating`; this module only maps a game's places to its inputs and its
+outputs to the store's records.
+
+`rate_history` replays results stored before ratings existed (the old stores' migration
+V7), in game order, with exactly the function a live finish uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.records import OVERALL, RatingChange, StoredRating
+from bot.strategy.rating import Rating, ordinal, rate_game
+
+
+def rating_changes(
+    rules: str, players: Sequence[int], ranks: Sequence[int], stored: Iterable[StoredRating]
+) -> list[RatingChange]:
+    """The ratings after one game (`players`: each seat's rated id in seat order, `ranks`
+    their places), computed from `stored` (the players' ratings now; a missing one is a
+    new player's), in key order (scope, player): the order the stores lock them in."""
+    known = {(r.rules, r.player_id): r for r in stored}
+    out: list[RatingChange] = []
+    for scope in sorted({OVERALL, rules}):
+        priors = {
+            p: Rating(known[scope, p].mu, known[scope, p].sigma)
+            for p in players
+            if (scope, p) in known
+        }
+        for player, after in sorted(rate_game(priors, players, ranks).items()):
+            before = known.get((scope, player))
+            out.append(
+                RatingChange(
+                    rules=scope,
+                    player_id=player,
+                    mu=after.mu,
+                    sigma=after.sigma,
+                    ordinal=ordinal(after),
+                    games=before.games if before is not None else 0,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class HistoricGame:
+    """A finished game as the results table has it, with its seats' rated ids."""
+
+    guild_id: int
+    rules: str
+    players: Sequence[int]
+    ranks: Sequence[int]
+
+
+def rate_history(games: Iterable[HistoricGame]) -> list[tuple[int, StoredRating]]:
+    """Every rating after `games`, in game order: (guild id, rating) rows."""
+    table: dict[tuple[int, str, int], StoredRating] = {}
+    for game in games:
+        stored = [
+            table[game.guild_id, scope, p]
+            for scope in (OVERALL, game.rules)
+            for p in set(game.players)
+            if (game.guild_id, scope, p) in table
+        ]
+        for change in rating_changes(game.rules, game.players, game.ranks, stored):
+            table[game.guild_id, change.rules, change.player_id] = StoredRating(
+                change.rules,
+                change.player_id,
+                change.mu,
+                change.sigma,
+                change.ordinal,
+                change.games + 1,
+            )
+    return [(guild, rating) for (guild, _, _), rating in sorted(table.items())]

@@ -1,0 +1,40 @@
+"""The one place that changes games (no Discord, no SQL driver): `GameService` (the cache,
+the per-game locks and `apply`: lock → who may → version → change → one save → publisher
+→ observers), the dailies and the day's best score, what a finish stores (results and
+ratings), the servers' settings as the games read them, and the strategy tables. Handed
+its store, clock, settings and each feature's publisher by the wiring (`Services`)."""
+
+from .best import BestScores
+from .daily import Dailies, fingerprint
+from .games import (
+    Change,
+    GameService,
+    NotShown,
+    Observer,
+    Publisher,
+    RepostTooSoon,
+    match_of,
+    valid_id,
+)
+from .results import seat_results
+from .services import Services
+from .settings import ServerSettings
+from .solutions import SolutionCache
+
+__all__ = [
+    "BestScores",
+    "Change",
+    "Dailies",
+    "GameService",
+    "NotShown",
+    "Observer",
+    "Publisher",
+    "RepostTooSoon",
+    "ServerSettings",
+    "Services",
+    "SolutionCache",
+    "fingerprint",
+    "match_of",
+    "seat_results",
+    "valid_id",
+]
