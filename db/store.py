@@ -1,10 +1,11 @@
 """The store's interface: what everything above `db/` depends on, whatever database is
 behind it.
 
-`GameStore` is the protocol; `db.sqlite.SqliteStore` (the embedded default) and
-`db.postgres.PostgresStore` implement it and raise the same errors. A game is a `games`
-row holding the current snapshot (`state`, JSON, opaque to the store) and its `version`,
-plus the append-only `actions` log; a snapshot holds the state, never the history.
+`GameStore` is the protocol; `db.sql.Store` implements it once for both databases
+(`SqliteStore`, the embedded default, and `PostgresStore`). A game is a `games` row
+holding the current snapshot (`state`, JSON, opaque to the store; the host is in it) and
+its `version`, plus the append-only `actions` log; a snapshot holds the state, never the
+history.
 """
 
 from __future__ import annotations
@@ -83,7 +84,6 @@ class GameRecord:
     id: int
     guild_id: int | None
     channel_id: int
-    host_id: int
     rules: str
     status: str  # "lobby" | "playing" | "finished" | "cancelled"
     version: int  # bumped by every save of a change; custom_ids carry it
@@ -93,6 +93,7 @@ class GameRecord:
     deadline: datetime | None = None  # when the turn timer acts (an indexed column)
     kind: str = "table"  # "table" | "daily"
     day: date | None = None  # a daily's UTC day (None at a table)
+    member_id: int | None = None  # a daily's member (a table's host is in its snapshot)
 
 
 @dataclass(frozen=True)
@@ -330,6 +331,12 @@ def check_settings(changes: dict[str, Any]) -> None:
         raise ValueError(f"turn_timeout must be {TURN_TIMEOUT_MIN}–{TURN_TIMEOUT_MAX} seconds")
     if "scorecards" in changes and changes["scorecards"] not in SCORECARDS:
         raise ValueError(f"scorecards must be one of {', '.join(SCORECARDS)}")
+    for name in ("bots_allowed", "hints_allowed", "images"):
+        if name in changes and not isinstance(changes[name], bool):
+            raise ValueError(f"{name} must be true or false")
+    for name in ("default_rules", "language"):
+        if not isinstance(changes.get(name, ""), str | None):
+            raise ValueError(f"{name} must be a name or empty")
 
 
 class GameStore(Protocol):

@@ -175,7 +175,7 @@ async def export(interaction: discord.Interaction[Any], game: app_commands.Range
             raise GameError("export.not_found", id=game)
         if (
             record.day is not None
-            and record.host_id != interaction.user.id
+            and record.member_id != interaction.user.id
             and record.day >= utc_day(discord.utils.utcnow())
         ):  # a daily's actions are its dice: only its member, until the day is over
             raise GameError("export.daily_hidden", id=game, day=record.day.isoformat())

@@ -142,7 +142,7 @@ def match_of(record: GameRecord) -> Match:
         id=record.id,
         channel_id=record.channel_id,
         guild_id=record.guild_id,
-        host_id=record.host_id,
+        host_id=record.member_id or 0,  # a table's host: in every snapshot (0 is never read)
         rules=record.rules,
         status=record.status,
         version=record.version,
