@@ -20,8 +20,9 @@ from sqlalchemy import CheckConstraint, Column, Index, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.sqlite import REAL
 
-Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")  # a Discord snowflake or a row id
-Float8 = sa.Double().with_variant(REAL(), "sqlite")
+# A Discord snowflake or a row id (INTEGER on SQLite: a rowid key), and a float8.
+Id: sa.types.TypeEngine[int] = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+Float8: sa.types.TypeEngine[float] = sa.Double().with_variant(REAL(), "sqlite")
 
 
 def dumps(value: Any) -> str:
@@ -35,7 +36,7 @@ class _OnSqlite(sa.TypeDecorator[Any]):
     cache_ok = True
 
     def __init__(self, native: Any, to: Callable[[Any], Any], back: Callable[[Any], Any],
-                 stored: Any = None) -> None:  # fmt: skip
+                 stored: Any = None) -> None:
         super().__init__()
         self.native, self.to, self.back, self.stored = native, to, back, stored
 
@@ -64,43 +65,52 @@ Flag = _OnSqlite(sa.Boolean(), int, bool, sa.Integer())
 def literally(column: Any, *values: str) -> Any:
     """`column IN ('a', …)` with the values written out, as in the partial indexes'
     predicates: PostgreSQL's planner uses such an index only for a literal match."""
-    written = [sa.literal_column(f"'{v}'") for v in values]
+    written: list[Any] = [sa.literal_column(f"'{v}'") for v in values]
     return column == written[0] if len(written) == 1 else column.in_(written)
 
 
 def _sqlite_check(text: str) -> CheckConstraint:
-    return CheckConstraint(text).ddl_if(dialect="sqlite")  # type: ignore[return-value]
+    return CheckConstraint(text).ddl_if(dialect="sqlite")
 
 
-def _flag(name: str, **kw: Any) -> Column[Any]:
-    return Column(name, Flag, nullable=False, **kw)
+def _c(name: str, kind: Any, *parts: Any, null: bool = False, **kw: Any) -> Column[Any]:
+    """A column, NOT NULL unless `null`; a text among `parts` is a CHECK."""
+    made = (CheckConstraint(p) if isinstance(p, str) else p for p in parts)
+    return Column(name, kind, *made, nullable=null, **kw)
 
 
-def _no_rowid(name: str, *parts: Any) -> Table:
-    """A table clustered by its primary key on SQLite (WITHOUT ROWID)."""
-    return Table(name, metadata, *parts, sqlite_with_rowid=False)
+def _table(name: str, key: str | None, *parts: Any) -> Table:
+    """A table; with `key` (its primary key's columns), clustered by it on SQLite."""
+    if key is None:
+        return Table(name, metadata, *parts)
+    return Table(name, metadata, *parts, sa.PrimaryKeyConstraint(*key.split(", ")),
+                 sqlite_with_rowid=False)
 
 
+def _flags(*names: str) -> list[Any]:
+    return [_sqlite_check(f"{n} IN (0, 1)") for n in names]
+
+
+def _index(name: str, table: Table, *columns: Any, where: Any = None, **kw: Any) -> None:
+    Index(name, *(table.c[c] if isinstance(c, str) else c for c in columns),
+          sqlite_where=where, postgresql_where=where, **kw)
+
+
+LOSS = "ev_loss IS NULL OR ev_loss >= 0"  # points lost per decision, when analysed
 metadata = sa.MetaData()
 
-games = Table(
-    "games",
-    metadata,
-    Column("id", Id, sa.Identity(), primary_key=True),
-    Column("guild_id", Id),
-    Column("channel_id", Id, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("status", Text, nullable=False, server_default="lobby"),
-    Column("version", Id, nullable=False, server_default=sa.text("0")),
-    Column("state", Json, nullable=False),  # the service's snapshot: also the host's id
-    Column("created_at", Moment, nullable=False),
-    Column("updated_at", Moment, nullable=False),
-    Column("deadline", Moment),  # when the turn timer acts
-    Column("kind", Text, nullable=False, server_default="table"),  # or "daily"
-    Column("day", Day),  # a daily's UTC day
-    Column("claimed_until", Moment),  # a timer's claim on the due game (claim_due) …
-    Column("claimed_version", sa.Integer),  # … for the version it saw
-    Column("member_id", Id),  # a daily's member (a table's host is in its snapshot)
+# A lobby or game: the service's snapshot (`state`, which holds the host) and its version.
+games = _table(
+    "games", None,
+    Column("id", Id, sa.Identity(), primary_key=True), _c("guild_id", Id, null=True),
+    _c("channel_id", Id), _c("rules", Text), _c("status", Text, server_default="lobby"),
+    _c("version", Id, server_default=sa.text("0")), _c("state", Json),
+    _c("created_at", Moment), _c("updated_at", Moment),
+    _c("deadline", Moment, null=True),  # when the turn timer acts
+    _c("kind", Text, server_default="table"), _c("day", Day, null=True),  # a daily's UTC day
+    _c("claimed_until", Moment, null=True),  # a timer's claim on a due game (claim_due) …
+    _c("claimed_version", sa.Integer, null=True),  # … for the version it saw
+    _c("member_id", Id, null=True),  # a daily's member (NULL at a table)
     CheckConstraint("status IN ('lobby', 'playing', 'finished', 'cancelled')"),
     CheckConstraint("kind IN ('table', 'daily')"),
     CheckConstraint("(day IS NULL) = (kind = 'table')", name="games_daily_day"),
@@ -110,222 +120,150 @@ ACTIVE = literally(games.c.status, "lobby", "playing")
 AT_TABLE = literally(games.c.kind, "table")
 DAILY = literally(games.c.kind, "daily")
 FINISHED = literally(games.c.status, "finished") & AT_TABLE
-Index("games_one_active_per_channel", games.c.channel_id, unique=True,
-      sqlite_where=ACTIVE & AT_TABLE, postgresql_where=ACTIVE & AT_TABLE)  # fmt: skip
-Index("games_active", games.c.id,
-      sqlite_where=ACTIVE & AT_TABLE, postgresql_where=ACTIVE & AT_TABLE)  # fmt: skip
-Index("games_finished", games.c.guild_id, games.c.updated_at, games.c.id,
-      sqlite_where=FINISHED, postgresql_where=FINISHED)  # fmt: skip
-Index("games_one_daily", games.c.member_id, games.c.rules, games.c.day, unique=True,
-      sqlite_where=DAILY, postgresql_where=DAILY)  # fmt: skip
-_DUE = games.c.deadline.is_not(None) & ACTIVE
-Index("games_due", games.c.deadline, games.c.id, sqlite_where=_DUE, postgresql_where=_DUE)
+_index("games_one_active_per_channel", games, "channel_id", where=ACTIVE & AT_TABLE, unique=True)
+_index("games_active", games, "id", where=ACTIVE & AT_TABLE)  # start-up: the games in play
+_index("games_finished", games, "guild_id", "updated_at", "id", where=FINISHED)  # history
+_index("games_one_daily", games, "member_id", "rules", "day", where=DAILY, unique=True)
+_index("games_due", games, "deadline", "id", where=games.c.deadline.is_not(None) & ACTIVE)
 
 # The audit trail: every action, in order, never updated or deleted.
-actions = _no_rowid(
-    "actions",
-    Column("game_id", Id, sa.ForeignKey("games.id"), nullable=False),
-    Column("seq", Id, CheckConstraint("seq >= 0"), nullable=False),
-    Column("payload", Json, nullable=False),
-    Column("created_at", Moment, nullable=False),
-    sa.PrimaryKeyConstraint("game_id", "seq"),
+actions = _table(
+    "actions", "game_id, seq", _c("game_id", Id, sa.ForeignKey("games.id")),
+    _c("seq", Id, "seq >= 0"), _c("payload", Json), _c("created_at", Moment),
     _sqlite_check("json_valid(payload)"),
 )
 
-# One row per seat of a finished table game (written with its last action); guild_id and
-# rules are the game's, so boards and stats never read games.
-results = _no_rowid(
-    "results",
-    Column("game_id", Id, sa.ForeignKey("games.id"), nullable=False),
-    Column("seat", sa.Integer, CheckConstraint("seat >= 0"), nullable=False),
-    Column("guild_id", Id),
-    Column("rules", Text, nullable=False),
-    Column("player_id", Id),
-    Column("name", Text, nullable=False),
-    _flag("is_bot"),
-    Column("total", sa.Integer, nullable=False),
-    Column("rank", sa.Integer, CheckConstraint("rank >= 1"), nullable=False),
-    Column("settlement", Float8, nullable=False),  # total − the table's average
-    Column("ev_loss", Float8, CheckConstraint("ev_loss IS NULL OR ev_loss >= 0")),
-    Column("duration_s", Float8, CheckConstraint("duration_s >= 0"), nullable=False),
-    Column("finished_at", Moment, nullable=False),
-    sa.PrimaryKeyConstraint("game_id", "seat"),
-    CheckConstraint("is_bot OR player_id IS NOT NULL"),
-    _sqlite_check("is_bot IN (0, 1)"),
+# A seat of a finished table game, written with its last action (guild_id and rules are
+# the game's, so the stats never read games).
+results = _table(
+    "results", "game_id, seat", _c("game_id", Id, sa.ForeignKey("games.id")),
+    _c("seat", sa.Integer, "seat >= 0"), _c("guild_id", Id, null=True), _c("rules", Text),
+    _c("player_id", Id, null=True), _c("name", Text), _c("is_bot", Flag),
+    _c("total", sa.Integer), _c("rank", sa.Integer, "rank >= 1"),
+    _c("settlement", Float8),  # total − the table's average
+    _c("ev_loss", Float8, LOSS, null=True), _c("duration_s", Float8, "duration_s >= 0"),
+    _c("finished_at", Moment), CheckConstraint("is_bot OR player_id IS NOT NULL"),
+    *_flags("is_bot"),
 )
-Index("results_member_recent", results.c.player_id, results.c.guild_id, results.c.finished_at)
+_index("results_member_recent", results, "player_id", "guild_id", "finished_at")
 
-guild_settings = Table(
-    "guild_settings",
-    metadata,
+guild_settings = _table(
+    "guild_settings", None,
     Column("guild_id", Id, primary_key=True, autoincrement=False),
-    Column("default_rules", Text),
-    Column("turn_timeout", sa.Integer, CheckConstraint("turn_timeout BETWEEN 30 AND 86400"),
-           nullable=False, server_default=sa.text("300")),  # fmt: skip
-    _flag("bots_allowed", server_default=sa.true()),
-    _flag("hints_allowed", server_default=sa.true()),
-    _flag("images", server_default=sa.false()),
-    Column("language", Text),
-    Column("updated_at", Moment, nullable=False),
-    Column("scorecards", Text, CheckConstraint("scorecards IN ('turn', 'round', 'end')"),
-           nullable=False, server_default="turn"),  # fmt: skip
-    *(_sqlite_check(f"{f} IN (0, 1)") for f in ("bots_allowed", "hints_allowed", "images")),
+    _c("default_rules", Text, null=True),
+    _c("turn_timeout", sa.Integer, "turn_timeout BETWEEN 30 AND 86400",
+       server_default=sa.text("300")),
+    _c("bots_allowed", Flag, server_default=sa.true()),
+    _c("hints_allowed", Flag, server_default=sa.true()),
+    _c("images", Flag, server_default=sa.false()), _c("language", Text, null=True),
+    _c("updated_at", Moment),
+    _c("scorecards", Text, "scorecards IN ('turn', 'round', 'end')", server_default="turn"),
+    *_flags("bots_allowed", "hints_allowed", "images"),
 )
+SCOPE = "guild_id, rules, player_id"  # a running total's key: server, rule set, player
 
 
-def _scoped(name: str, *parts: Any) -> Table:
-    """Running totals keyed by (server, rule set or scope, player)."""
-    return _no_rowid(
-        name,
-        Column("guild_id", Id, nullable=False),
-        Column("rules", Text, nullable=False),
-        Column("player_id", Id, nullable=False),
-        *parts,
-        sa.PrimaryKeyConstraint("guild_id", "rules", "player_id"),
-    )
+def _scope(*parts: Any) -> list[Any]:
+    return [_c("guild_id", Id), _c("rules", Text), _c("player_id", Id), *parts]
 
 
-# The table games' running totals per member, written by the finishing transaction (and
-# the analysis); the boards rank these rows, never the results.
-standings = _scoped(
-    "standings",
-    Column("games", sa.Integer, nullable=False),
-    Column("wins", sa.Integer, nullable=False),  # rank 1, ties included
-    Column("net", Float8, nullable=False),
-    Column("score_sum", Id, nullable=False),
-    Column("best", sa.Integer, nullable=False),
-    Column("loss_sum", Float8, nullable=False),  # analysed games only
-    Column("analysed", sa.Integer, nullable=False),
+# The table games' running totals, written by the finishing transaction (and the
+# analysis); the boards rank these rows, never the results. Humans in servers only.
+standings = _table(
+    "standings", SCOPE, *_scope(
+        _c("games", sa.Integer), _c("wins", sa.Integer),  # rank 1, ties included
+        _c("net", Float8), _c("score_sum", Id), _c("best", sa.Integer),
+        _c("loss_sum", Float8), _c("analysed", sa.Integer)),  # over the analysed games
 )
-Index("standings_by_member", standings.c.guild_id, standings.c.player_id)
+_index("standings_by_member", standings, "guild_id", "player_id")
 
 # The name each member last played under in a server (boards show names, not mentions).
-member_names = _no_rowid(
-    "member_names",
-    Column("guild_id", Id, nullable=False),
-    Column("player_id", Id, nullable=False),
-    Column("name", Text, nullable=False),
-    Column("named_at", Moment, nullable=False),
-    sa.PrimaryKeyConstraint("guild_id", "player_id"),
-)
+member_names = _table("member_names", "guild_id, player_id", _c("guild_id", Id),
+                      _c("player_id", Id), _c("name", Text), _c("named_at", Moment))
 
-# A finished daily. `streak`: the days in a row, up to this one, the member finished this
-# rule set's daily in this server.
-daily_results = _no_rowid(
-    "daily_results",
-    Column("day", Day, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("player_id", Id, nullable=False),
-    Column("guild_id", Id, nullable=False),
-    Column("game_id", Id, sa.ForeignKey("games.id"), nullable=False, unique=True),
-    Column("name", Text, nullable=False),
-    Column("total", sa.Integer, nullable=False),
-    Column("streak", sa.Integer, CheckConstraint("streak >= 1"), nullable=False),
-    Column("ev_loss", Float8, CheckConstraint("ev_loss IS NULL OR ev_loss >= 0")),
-    Column("finished_at", Moment, nullable=False),
-    sa.PrimaryKeyConstraint("day", "rules", "player_id"),
+# A finished daily; `streak`: the days in a row, up to this one, that the member finished
+# this rule set's daily in this server.
+daily_results = _table(
+    "daily_results", "day, rules, player_id", _c("day", Day), _c("rules", Text),
+    _c("player_id", Id), _c("guild_id", Id),
+    _c("game_id", Id, sa.ForeignKey("games.id"), unique=True), _c("name", Text),
+    _c("total", sa.Integer), _c("streak", sa.Integer, "streak >= 1"),
+    _c("ev_loss", Float8, LOSS, null=True), _c("finished_at", Moment),
 )
-# A day's board in its order, and a member's dailies.
-Index("daily_results_board", daily_results.c.guild_id, daily_results.c.rules,
-      daily_results.c.day, daily_results.c.total.desc(), daily_results.c.player_id)  # fmt: skip
-Index("daily_results_member", daily_results.c.guild_id, daily_results.c.player_id,
-      daily_results.c.rules)  # fmt: skip
+_d = daily_results.c  # a day's board in its order, and a member's dailies
+_index("daily_results_board", daily_results, "guild_id", "rules", "day", _d.total.desc(),
+       "player_id")
+_index("daily_results_member", daily_results, "guild_id", "player_id", "rules")
 
-# The best total of each server's day (who holds the day's win).
-daily_days = _no_rowid(
-    "daily_days",
-    Column("guild_id", Id, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("day", Day, nullable=False),
-    Column("best", sa.Integer, nullable=False),
-    sa.PrimaryKeyConstraint("guild_id", "rules", "day"),
-)
+# The best total of each server's day (who holds the day's win), and the dailies' running
+# totals: days played, days won (first so far; a shared first place counts), best streak.
+daily_days = _table("daily_days", "guild_id, rules, day", _c("guild_id", Id),
+                    _c("rules", Text), _c("day", Day), _c("best", sa.Integer))
+daily_standings = _table(
+    "daily_standings", SCOPE, *_scope(_c("played", sa.Integer),
+                                      _c("wins", sa.Integer, "wins >= 0"),
+                                      _c("best_streak", sa.Integer)))
+_index("daily_standings_by_member", daily_standings, "guild_id", "player_id")
 
-daily_standings = _scoped(
-    "daily_standings",
-    Column("played", sa.Integer, nullable=False),
-    Column("wins", sa.Integer, CheckConstraint("wins >= 0"), nullable=False),  # first place
-    Column("best_streak", sa.Integer, nullable=False),
+# The hindsight optimum of a day's dice, computed once (`dice` fingerprints the secret),
+# and the deployment's secrets made on first use.
+daily_best = _table(
+    "daily_best", "dice, rules, day", _c("dice", Text), _c("rules", Text), _c("day", Day),
+    _c("score", sa.Integer), _c("exact", Flag), _c("computed_at", Moment), *_flags("exact"),
 )
-Index("daily_standings_by_member", daily_standings.c.guild_id, daily_standings.c.player_id)
-
-# The hindsight optimum of a day's dice, computed once (`dice` fingerprints the secret).
-daily_best = _no_rowid(
-    "daily_best",
-    Column("dice", Text, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("day", Day, nullable=False),
-    Column("score", sa.Integer, nullable=False),
-    _flag("exact"),
-    Column("computed_at", Moment, nullable=False),
-    sa.PrimaryKeyConstraint("dice", "rules", "day"),
-    _sqlite_check("exact IN (0, 1)"),
-)
-
-secrets = Table(
-    "secrets",
-    metadata,
-    Column("name", Text, primary_key=True),
-    Column("value", sa.LargeBinary, nullable=False),
-    Column("created_at", Moment, nullable=False),
-)
+secrets = _table("secrets", None, Column("name", Text, primary_key=True),
+                 _c("value", sa.LargeBinary), _c("created_at", Moment))
 
 # A rating per (server, scope: a rule set or '*', player); `games` is the row's version.
-ratings = _scoped(
-    "ratings",
-    Column("mu", Float8, nullable=False),
-    Column("sigma", Float8, CheckConstraint("sigma > 0"), nullable=False),
-    Column("ordinal", Float8, nullable=False),  # the shown value
-    Column("games", sa.Integer, CheckConstraint("games >= 1"), nullable=False),
-    Column("updated_at", Moment, nullable=False),
+ratings = _table(
+    "ratings", SCOPE, *_scope(
+        _c("mu", Float8), _c("sigma", Float8, "sigma > 0"),
+        _c("ordinal", Float8),  # the shown value
+        _c("games", sa.Integer, "games >= 1"), _c("updated_at", Moment)),
 )
 
-# --- the append-only guards: the database refuses changes the store never makes -------------
-# (trigger syntax differs, so each dialect's; the same triggers the V8 migrations made)
+# --- the append-only guards: the database refuses what the store never does ----------------
+# (trigger syntax differs, so each dialect has its own: the triggers V8 made, by name)
 
-_FIXED = {  # the columns of a result written once (ev_loss is filled in once, later)
+_FIXED = {  # a result's columns written once (ev_loss is filled in once, after the finish)
     "results": "game_id, seat, guild_id, rules, player_id, name, is_bot, total, rank, "
     "settlement, duration_s, finished_at",
     "daily_results": "day, rules, player_id, guild_id, game_id, name, total, streak, "
     "finished_at",
 }
-_ONCE = "OLD.ev_loss IS NOT NULL OR NEW.ev_loss IS NULL"
-_APPEND_ONLY = "'{} are append-only'"
+_REFUSE = ("CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+           " RAISE EXCEPTION '%%', TG_ARGV[0] USING ERRCODE = 'restrict_violation'; END $$")
 
 
-def _guards(dialect: str) -> list[str]:
-    pg = dialect == "postgresql"
+def _guard(pg: bool, name: str, when: str, table: str, message: str, only: str = "") -> str:
+    if not pg:
+        only = f" WHEN {only}" if only else ""
+        return (f"CREATE TRIGGER {name} BEFORE {when} ON {table}{only} BEGIN"
+                f" SELECT RAISE(ABORT, '{message}'); END")
+    each, only = "STATEMENT" if when == "TRUNCATE" else "ROW", f" WHEN ({only})" if only else ""
+    return (f"CREATE TRIGGER {name} BEFORE {when} ON {table} FOR EACH {each}{only}"
+            f" EXECUTE FUNCTION refuse_change('{message}')")
 
-    def guard(name: str, when: str, table: str, message: str, condition: str = "") -> str:
-        if pg:
-            each = "STATEMENT" if when == "TRUNCATE" else "ROW"
-            condition = f" WHEN ({condition})" if condition else ""
-            return (f"CREATE TRIGGER {name} BEFORE {when} ON {table} FOR EACH {each}"
-                    f"{condition} EXECUTE FUNCTION refuse_change({message})")  # fmt: skip
-        condition = f" WHEN {condition}" if condition else ""
-        return f"CREATE TRIGGER {name} BEFORE {when} ON {table}{condition} BEGIN " \
-            f"SELECT RAISE(ABORT, {message}); END"  # fmt: skip
 
-    made = [
-        "CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-        " RAISE EXCEPTION '%%', TG_ARGV[0] USING ERRCODE = 'restrict_violation'; END $$"
-    ] if pg else []  # fmt: skip
-    made.append(guard("actions_no_update", "UPDATE OR DELETE" if pg else "UPDATE", "actions",
-                      _APPEND_ONLY.format("actions")))  # fmt: skip
-    made.append(guard("actions_no_truncate" if pg else "actions_no_delete",
-                      "TRUNCATE" if pg else "DELETE", "actions", _APPEND_ONLY.format("actions")))  # fmt: skip
+def _guards(pg: bool) -> list[str]:
+    kept = "actions are append-only"
+    made = [_REFUSE] if pg else []
+    made += [_guard(pg, "actions_no_update", "UPDATE OR DELETE" if pg else "UPDATE", "actions",
+                    kept),
+             _guard(pg, f"actions_no_{'truncate' if pg else 'delete'}",
+                    "TRUNCATE" if pg else "DELETE", "actions", kept)]
     for table, fixed in _FIXED.items():
-        message = _APPEND_ONLY.format(table.replace("_", " "))
-        made.append(guard(f"{table}_no_update", f"UPDATE OF {fixed}", table, message))
-        made.append(guard(f"{table}_no_delete", "DELETE", table, message))
-        if pg:
-            made.append(guard(f"{table}_no_truncate", "TRUNCATE", table, message))
-        made.append(guard(f"{table}_analysed_once", "UPDATE OF ev_loss", table,
-                          "'a result is analysed once'", _ONCE))  # fmt: skip
+        kept = f"{table.replace('_', ' ')} are append-only"
+        made += [_guard(pg, f"{table}_no_update", f"UPDATE OF {fixed}", table, kept),
+                 _guard(pg, f"{table}_no_delete", "DELETE", table, kept)]
+        made += [_guard(pg, f"{table}_no_truncate", "TRUNCATE", table, kept)] if pg else []
+        made.append(_guard(pg, f"{table}_analysed_once", "UPDATE OF ev_loss", table,
+                           "a result is analysed once",
+                           "OLD.ev_loss IS NOT NULL OR NEW.ev_loss IS NULL"))
     return made
 
 
-for _dialect in ("sqlite", "postgresql"):
-    for _sql in _guards(_dialect):
-        sa.event.listen(metadata, "after_create", sa.DDL(_sql).execute_if(dialect=_dialect))
-        # (DDL text is %-formatted: the one % of refuse_change is written %%)
+for _dialect in ("sqlite", "postgresql"):  # (DDL is %-formatted: refuse_change's % is %%)
+    for _sql in _guards(_dialect == "postgresql"):
+        sa.event.listen(metadata, "after_create",
+                        sa.DDL(_sql).execute_if(dialect=_dialect))  # type: ignore[no-untyped-call]

@@ -158,7 +158,8 @@ class Store:
     ) -> api.GameRecord:
         """A lobby at version 0 (its host is in `state`); with `day`, the host's daily."""
         check_ids(guild_id=guild_id, channel_id=channel_id, host_id=host_id)
-        stamp, kind = _now(now), {"status": "lobby", "deadline": _aware(deadline)}
+        stamp = _now(now)
+        kind: dict[str, Any] = {"status": "lobby", "deadline": _aware(deadline)}
         if day is not None:
             if guild_id is None:
                 raise ValueError("a daily is played in a server")
@@ -509,9 +510,13 @@ class Store:
     async def guild_settings(self, guild_id: int) -> api.GuildSettings:
         """The server's settings, the defaults for a server that set none."""
         check_ids(guild_id=guild_id)
-        return self._cached(guild_id) or await self._db.run(lambda c: self._remember(
-            _settings(row) if (row := c.execute(_SETTINGS, {"guild": guild_id}).first())
-            else api.GuildSettings(guild_id)))
+
+        def read(conn: Connection) -> api.GuildSettings:
+            row = conn.execute(_SETTINGS, {"guild": guild_id}).first()
+            return self._remember(_settings(row) if row else api.GuildSettings(guild_id))
+
+        found = self._cached(guild_id)
+        return found if found is not None else await self._db.run(read)
 
     async def update_settings(
         self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None

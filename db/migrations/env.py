@@ -9,6 +9,7 @@ context.configure(
     connection=context.config.attributes["connection"],
     target_metadata=metadata,
     render_as_batch=True,  # autogenerate writes SQLite's ALTERs in batch mode
+    transactional_ddl=True,  # (the runner's transaction holds on SQLite too)
 )
 with context.begin_transaction():
     context.run_migrations()

@@ -27,7 +27,6 @@ from db import (
     StaleVersion,
 )
 
-
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
@@ -307,9 +306,8 @@ async def test_foreign_key_on_actions(tmp_path: Path) -> None:
     s = await SqliteStore.open(tmp_path / "fk.sqlite3")
     try:
         with pytest.raises(IntegrityError):
-            await raw(
-                s, "INSERT INTO actions (game_id, seq, payload, created_at) VALUES (42, 0, '{}', 'x')"
-            )
+            await raw(s, "INSERT INTO actions (game_id, seq, payload, created_at)"
+                         " VALUES (42, 0, '{}', 'x')")
     finally:
         await s.close()
 

@@ -15,6 +15,8 @@ batch mode without a copy: a copy would drop `games` under the foreign keys of t
 that reference it. Downgrading is not supported: restore the backup taken before.
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -33,7 +35,7 @@ _COUNTING = {  # trigger: its table (PostgreSQL: and its function)
 _ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
-def _where(predicate: str) -> dict[str, sa.TextClause]:
+def _where(predicate: str) -> dict[str, Any]:
     return {"sqlite_where": sa.text(predicate), "postgresql_where": sa.text(predicate)}
 
 

@@ -19,7 +19,8 @@ FOLDER = Path(__file__).parent
 
 def scripts(dialect: str) -> list[str]:
     """The SQL of V1, V2 … V8, in order."""
-    files = sorted((FOLDER / dialect).glob("V*__*.sql"), key=lambda p: int(p.name[1:].split("__")[0]))
+    files = sorted((FOLDER / dialect).glob("V*__*.sql"),
+                   key=lambda p: int(p.name[1:].split("__")[0]))
     return [p.read_text(encoding="utf-8") for p in files]
 
 
@@ -59,7 +60,8 @@ def _text(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def rows(games: int, *, guild: int = 1, seats: int = 3, start: datetime = T0) -> dict[str, list[tuple[Any, ...]]]:
+def rows(games: int, *, guild: int = 1, seats: int = 3,
+         start: datetime = T0) -> dict[str, list[tuple[Any, ...]]]:
     """Rows of a V8 database, dialect-neutral (times aware, JSON as objects): `games`
     finished table games of `seats` members each (one in every ten analysed, one in every
     seven without `host_id` in its snapshot, as snapshots before it were), a game in play,
@@ -130,22 +132,23 @@ def fill_sqlite(path: Path, data: dict[str, list[tuple[Any, ...]]]) -> None:
         with conn:
             for table, found in data.items():
                 marks = ", ".join("?" * _COLUMNS[table])
-                conn.executemany(f"INSERT INTO {_NAMES.get(table, table)} VALUES ({marks})",  # noqa: S608
+                conn.executemany(f"INSERT INTO {_NAMES.get(table, table)} VALUES ({marks})",
                                  [tuple(_sqlite_value(v) for v in row) for row in found])
     finally:
         conn.close()
 
 
 async def fill_postgres(url: str, data: dict[str, list[tuple[Any, ...]]]) -> None:
+    """COPY, as a bulk load: the standings' statement triggers run once per table."""
     conn = await asyncpg.connect(url)
     try:
         async with conn.transaction():
             for table, found in data.items():
-                marks = ", ".join(f"${i}" for i in range(1, _COLUMNS[table] + 1))
-                await conn.executemany(
-                    f"INSERT INTO {_NAMES.get(table, table)} VALUES ({marks})",  # noqa: S608
-                    [tuple(json.dumps(v) if isinstance(v, dict) else v for v in row)
-                     for row in found])
+                columns = _NAMES[table].split("(")[1].rstrip(")").split(", ") if (
+                    table in _NAMES) else None
+                await conn.copy_records_to_table(table, columns=columns, records=[
+                    tuple(json.dumps(v) if isinstance(v, dict) else v for v in row)
+                    for row in found])
             await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
                                " (SELECT max(id) FROM games))")
     finally:
