@@ -156,7 +156,6 @@ class Store:
         state: dict[str, Any], deadline: datetime | None = None, now: datetime | None = None,
         day: date | None = None,
     ) -> api.GameRecord:
-        """A lobby at version 0 (its host is in `state`); with `day`, the host's daily."""
         check_ids(guild_id=guild_id, channel_id=channel_id, host_id=host_id)
         stamp = _now(now)
         kind: dict[str, Any] = {"status": "lobby", "deadline": _aware(deadline)}
@@ -318,7 +317,6 @@ class Store:
         return [_result(r) for r in await self._db.run(lambda c: c.execute(query).all())]
 
     async def record_analysis(self, game_id: int, losses: Mapping[int, float]) -> int:
-        """Fill in ev_loss of the listed seats not analysed yet, the standings with it."""
         if any(not value >= 0 for value in losses.values()):
             raise ValueError("points lost are never negative")
         check_ids(game_id=game_id)
@@ -378,8 +376,6 @@ class Store:
                              lines, me, has_games)
 
     async def member_stats(self, guild_id: int, member_id: int) -> list[api.MemberStats]:
-        """Every rule set together first (rules None), then each one; empty when the member
-        played no game here."""
         check_ids(guild_id=guild_id, member_id=member_id)
         query = select(
             R.rules, func.count(), func.sum(sa.case((R.rank == 1, 1), else_=0)),
@@ -397,7 +393,6 @@ class Store:
     async def recent_scores(
         self, guild_id: int, member_id: int, limit: int = 20
     ) -> list[api.StoredResult]:
-        """The member's last `limit` results here, oldest first."""
         check_ids(guild_id=guild_id, member_id=member_id)
         check_counts(limit=limit)
         query = select(results).where(R.guild_id == guild_id, R.player_id == member_id,
@@ -408,7 +403,6 @@ class Store:
     async def history(
         self, guild_id: int, *, limit: int = 10, offset: int = 0
     ) -> list[api.FinishedGame]:
-        """The server's finished games, newest first, each with its seats' results."""
         check_ids(guild_id=guild_id)
         check_counts(limit=limit, offset=offset)
         params = {"guild": guild_id, "limit": limit, "offset": offset}
@@ -460,7 +454,6 @@ class Store:
         return api.DailyBoard(guild_id, rules, day, count, lines, me)
 
     async def daily_stats(self, guild_id: int, member_id: int) -> list[api.DailyStats]:
-        """Every rule set together first (the rule sets' streaks are apart: the longest)."""
         check_ids(guild_id=guild_id, member_id=member_id)
         s, d = daily_standings.c, dailies.c
         best = select(func.max(d.total)).where(d.guild_id == s.guild_id,
@@ -485,7 +478,6 @@ class Store:
         self, dice: str, rules: str, day: date, best: api.DailyBest, *,
         now: datetime | None = None,
     ) -> None:
-        """The first one written stays (they are all equal)."""
         values = {"dice": dice, "rules": rules, "day": day, "score": best.score,
                   "exact": best.exact, "computed_at": _now(now)}
         await self._db.run(lambda c: c.execute(
@@ -508,7 +500,6 @@ class Store:
     # --- per-server settings -------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> api.GuildSettings:
-        """The server's settings, the defaults for a server that set none."""
         check_ids(guild_id=guild_id)
 
         def read(conn: Connection) -> api.GuildSettings:
