@@ -36,6 +36,7 @@ from sqlalchemy.dialects import sqlite
 from bench.bench_leaderboard import RESULTS, TARGET_MS, fill, time_reads
 from bot.engine import Game
 from db import GameStore, PostgresStore, SqliteStore
+from db.engine import direct
 from db.sql import _VERSION, Store
 from tests.pg import ThrowawayPostgres
 
@@ -107,21 +108,23 @@ async def _figures(store: GameStore) -> tuple[list[float], list[float]]:
 STATEMENTS = 20_000
 
 
-async def _statement_cost(folder: Path) -> tuple[float, float, float]:
+async def _statement_cost(folder: Path) -> list[float]:
     """µs per execution of one prebuilt SELECT (a game's version, by id: no value to
-    convert) on the store's SQLite thread: the raw driver, SQLAlchemy (its compiled cache
-    on, as the store runs), SQLAlchemy without it."""
+    convert) on the store's SQLite thread: the raw driver, compiled by SQLAlchemy and run
+    on the driver (`db.engine.direct`: the click's statements), SQLAlchemy's execute with
+    its compiled cache (the store's other statements), and without the cache."""
     store = await SqliteStore.open(folder / "statements.sqlite3")
     try:
         game = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic",
                                        state=snapshot())
         sql = str(_VERSION.compile(dialect=_sqlite_dialect()))
 
-        def work(conn: Any) -> tuple[float, float, float]:
+        def work(conn: Any) -> list[float]:
             raw, uncached = conn.connection.driver_connection, conn.execution_options(
                 compiled_cache=None)
             timings = []
             for run in (lambda: raw.execute(sql, (game.id,)).fetchone(),
+                        lambda: direct(conn, _VERSION, {"id": game.id}),
                         lambda: conn.execute(_VERSION, {"id": game.id}).first(),
                         lambda: uncached.execute(_VERSION, {"id": game.id}).first()):
                 run()
@@ -129,7 +132,7 @@ async def _statement_cost(folder: Path) -> tuple[float, float, float]:
                 for _ in range(STATEMENTS):
                     run()
                 timings.append((time.perf_counter() - began) / STATEMENTS * 1e6)
-            return timings[0], timings[1], timings[2]
+            return timings
 
         return await store._db.run(work)
     finally:
@@ -213,9 +216,10 @@ def main() -> None:
         _row(name, samples)
     shm = "/dev/shm" if Path("/dev/shm").is_dir() else None  # noqa: S108
     with tempfile.TemporaryDirectory(dir=shm) as tmp:
-        raw, cached, uncached = asyncio.run(_statement_cost(Path(tmp)))
-    print(f"one statement on SQLite (µs):  driver {raw:.1f}, SQLAlchemy {cached:.1f} with its "
-          f"compiled cache (+{cached - raw:.1f}), {uncached:.1f} without it")
+        raw, direct_, cached, uncached = asyncio.run(_statement_cost(Path(tmp)))
+    print(f"one statement on SQLite, µs: driver {raw:.1f}; compiled by SQLAlchemy, run on the "
+          f"driver {direct_:.1f} (+{direct_ - raw:.1f}); SQLAlchemy's execute {cached:.1f} with "
+          f"its compiled cache (+{cached - raw:.1f}), {uncached:.1f} without")
     server = ThrowawayPostgres.start(durable=True, where=shm)
     try:
         one, generic = asyncio.run(_postgres(server.url(), _both_saves))

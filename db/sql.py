@@ -4,9 +4,11 @@ Each method checks its input, then runs one function of a `Connection` through i
 `Database` (db/engine.py): on SQLite's own thread, or on a pooled PostgreSQL connection.
 What is plain Python (a board's page clamped to the pages there are, a day's ranks, the
 totals over every rule set, what a finish adds to the standings) is decided here, above
-the SQL, once. Two things differ by dialect, each measured (bench store) and named:
-`SqliteStore` caches the server settings (one process owns the file) and
-`PostgresStore._save` writes a plain save in ONE statement (a round trip instead of four).
+the SQL, once. The statements of a click are module constants run on the driver
+(`engine.direct`, `Database.fetch`); the others go through SQLAlchemy's execute. Two
+things differ by dialect, each measured (bench store) and named: `SqliteStore` caches the
+server settings (one process owns the file) and `PostgresStore._save` writes a plain save
+in ONE statement (a round trip instead of four).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from . import engine
 from . import schema as tables
 from . import store as api
+from .engine import direct
 from .schema import ACTIVE, AT_TABLE, DAILY, FINISHED, Float8, Json, Moment, dumps, literally
 from .store import check_counts, check_ids, check_names, check_settings
 
@@ -77,8 +80,10 @@ _SAVE_MESSAGES = update(games).where(_KEY).values(
 _STORED = select(A.seq, A.payload).where(A.game_id == bindparam("id"),
                                          A.seq.in_(bindparam("seqs", expanding=True)))
 # The actions logged: the seqs written come back (an identical re-append writes nothing).
-_LOG = {d.dialect.name: d.insert(actions).on_conflict_do_nothing().returning(A.seq)
-        for d in (sqlite, postgresql)}
+_LOG = {d.dialect.name: d.insert(actions).values(
+    game_id=bindparam("b_id"), seq=bindparam("b_seq"), payload=bindparam("b_payload"),
+    created_at=bindparam("b_now")).on_conflict_do_nothing().returning(A.seq)
+    for d in (sqlite, postgresql)}
 _SETTINGS = select(settings).where(S.guild_id == bindparam("guild"))
 # The hot reads, in their indexes' terms (tests/db/test_postgres.py reads their plans).
 _ACTIVE_GAMES = select(games).where(ACTIVE, AT_TABLE, _ON_SHARDS).order_by(G.id)
@@ -189,7 +194,8 @@ class Store:
 
     async def get_game(self, game_id: int) -> api.GameRecord | None:
         check_ids(game_id=game_id)
-        return await self._game(_BY_ID, id=game_id)
+        rows = await self._db.fetch(_BY_ID, {"id": game_id})
+        return _record(rows[0]) if rows else None
 
     async def daily_game(self, player_id: int, rules: str, day: date) -> api.GameRecord | None:
         check_ids(player_id=player_id)
@@ -294,13 +300,10 @@ class Store:
         params = {"b_id": game_id, "b_version": expect_version, "b_state": state,
                   "b_now": _now(now)}
 
-        def work(conn: Connection) -> api.GameRecord:
-            row = conn.execute(_SAVE_MESSAGES, params).first()
-            if row is None:
-                raise _refusal(conn, game_id, expect_version)
-            return _record(row)
-
-        return await self._db.run(work, durable=False)
+        rows = await self._db.fetch(_SAVE_MESSAGES, params, durable=False)
+        if not rows:
+            raise await self._db.run(lambda c: _refusal(c, game_id, expect_version))
+        return _record(rows[0])
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         check_ids(game_id=game_id)
@@ -502,12 +505,11 @@ class Store:
     async def guild_settings(self, guild_id: int) -> api.GuildSettings:
         check_ids(guild_id=guild_id)
 
-        def read(conn: Connection) -> api.GuildSettings:
-            row = conn.execute(_SETTINGS, {"guild": guild_id}).first()
-            return self._remember(_settings(row) if row else api.GuildSettings(guild_id))
-
         found = self._cached(guild_id)
-        return found if found is not None else await self._db.run(read)
+        if found is not None:
+            return found
+        rows = await self._db.fetch(_SETTINGS, {"guild": guild_id})
+        return self._remember(_settings(rows[0]) if rows else api.GuildSettings(guild_id))
 
     async def update_settings(
         self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
@@ -539,17 +541,16 @@ class Store:
 def _write(conn: Connection, params: dict[str, Any], given: dict[int, Any]) -> api.GameRecord:
     """A save's UPDATE and its new actions."""
     game_id = params["b_id"]
-    row = conn.execute(_SAVE, params).first()
-    if row is None:
+    rows = direct(conn, _SAVE, params)
+    if not rows:
         raise _refusal(conn, game_id, params["b_version"])
-    if given:
-        logged = conn.execute(_LOG[conn.dialect.name], [
-            {"game_id": game_id, "seq": s, "payload": a, "created_at": params["b_now"]}
-            for s, a in given.items()]).all()
-        conflict = _conflict(conn, game_id, given) if len(logged) < len(given) else None
-        if conflict is not None:
-            raise api.ActionConflict(game_id, conflict)
-    return _record(row)
+    log = _LOG[conn.dialect.name]
+    logged = sum(len(direct(conn, log, {**params, "b_seq": seq, "b_payload": action}))
+                 for seq, action in given.items())
+    conflict = _conflict(conn, game_id, given) if logged < len(given) else None
+    if conflict is not None:
+        raise api.ActionConflict(game_id, conflict)
+    return _record(rows[0])
 
 
 def _finish(conn: Connection, params: dict[str, Any], given: dict[int, Any],
@@ -846,14 +847,11 @@ class PostgresStore(Store):
         INSERT reads the UPDATE's row, so a refused UPDATE writes nothing (a second
         statement then says why)."""
         values = {**params, "seqs": list(given), "payloads": [dumps(a) for a in given.values()]}
-
-        def work(conn: Connection) -> api.GameRecord:
-            row = conn.execute(_PG_SAVE, values).first()
-            if row is None:
-                raise _refusal(conn, params["b_id"], params["b_version"], given)
-            return _record(row)
-
-        return await self._db.run(work)
+        rows = await self._db.fetch(_PG_SAVE, values)
+        if not rows:
+            raise await self._db.run(
+                lambda c: _refusal(c, params["b_id"], params["b_version"], given))
+        return _record(rows[0])
 
 
 def _pg_save() -> Select[Any]:
