@@ -7,7 +7,12 @@
    being free) and once on this machine's disk (/tmp: what an fsync costs here).
 2. The settings read every turn makes: SQLite's is cached, PostgreSQL's is not (another
    process may have changed it).
-3. The leaderboard over 100,000 results on PostgreSQL (target ≤ 50 ms a page), filled
+3. What SQLAlchemy costs a statement: one prebuilt SELECT by primary key on SQLite's
+   thread, through the raw driver, through SQLAlchemy with its compiled cache (on in the
+   store) and without it; and PostgreSQL's plain save as the one statement the store
+   sends beside the generic transaction of two statements (BEGIN … COMMIT: four round
+   trips) that SQLite's store runs.
+4. The leaderboard over 100,000 results on PostgreSQL (target ≤ 50 ms a page), filled
    through the store as bench_leaderboard fills SQLite.
 
 PostgreSQL is a throwaway server started here (tests/pg.py, as the tests start theirs),
@@ -26,9 +31,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from sqlalchemy.dialects import sqlite
+
 from bench.bench_leaderboard import RESULTS, TARGET_MS, fill, time_reads
 from bot.engine import Game
 from db import GameStore, PostgresStore, SqliteStore
+from db.engine import direct
+from db.sql import _VERSION, Store
 from tests.pg import ThrowawayPostgres
 
 T = TypeVar("T")
@@ -96,6 +105,55 @@ async def _figures(store: GameStore) -> tuple[list[float], list[float]]:
     return saves, reads
 
 
+STATEMENTS = 20_000
+
+
+async def _statement_cost(folder: Path) -> list[float]:
+    """µs per execution of one prebuilt SELECT (a game's version, by id: no value to
+    convert) on the store's SQLite thread: the raw driver, compiled by SQLAlchemy and run
+    on the driver (`db.engine.direct`: the click's statements), SQLAlchemy's execute with
+    its compiled cache (the store's other statements), and without the cache."""
+    store = await SqliteStore.open(folder / "statements.sqlite3")
+    try:
+        game = await store.create_game(guild_id=1, channel_id=1, host_id=1, rules="classic",
+                                       state=snapshot())
+        sql = str(_VERSION.compile(dialect=_sqlite_dialect()))
+
+        def work(conn: Any) -> list[float]:
+            raw, uncached = conn.connection.driver_connection, conn.execution_options(
+                compiled_cache=None)
+            timings = []
+            for run in (lambda: raw.execute(sql, (game.id,)).fetchone(),
+                        lambda: direct(conn, _VERSION, {"id": game.id}),
+                        lambda: conn.execute(_VERSION, {"id": game.id}).first(),
+                        lambda: uncached.execute(_VERSION, {"id": game.id}).first()):
+                run()
+                began = time.perf_counter()
+                for _ in range(STATEMENTS):
+                    run()
+                timings.append((time.perf_counter() - began) / STATEMENTS * 1e6)
+            return timings
+
+        return await store._db.run(work)
+    finally:
+        await store.close()
+
+
+def _sqlite_dialect() -> Any:
+    return sqlite.dialect()
+
+
+async def _generic_saves(store: PostgresStore) -> list[float]:
+    """PostgreSQL saves through the generic transaction (what SQLite's store runs)."""
+    generic = Store._save.__get__(store)
+    saving = store._save
+    store._save = generic  # type: ignore[method-assign]
+    try:
+        return await _saves(store, 2)
+    finally:
+        store._save = saving  # type: ignore[method-assign]
+
+
 async def _sqlite(folder: Path) -> tuple[list[float], list[float]]:
     store = await SqliteStore.open(folder / "bench.sqlite3")
     try:
@@ -121,8 +179,12 @@ async def _board(store: PostgresStore) -> float:
     )
     # Statistics, as autovacuum keeps them on a server that collected these results over
     # months (right after a bulk fill the planner would still think the tables empty).
-    await store._pool.execute("ANALYZE")
+    await store._db.run(lambda c: c.exec_driver_sql("ANALYZE"))
     return await time_reads(store)
+
+
+async def _both_saves(store: PostgresStore) -> tuple[list[float], list[float]]:
+    return await _saves(store, 3), await _generic_saves(store)
 
 
 def _row(name: str, samples: list[float]) -> None:
@@ -152,6 +214,20 @@ def main() -> None:
     print(f"{'settings read':<34}{'median ms':>10}{'p99 ms':>9}")
     for name, samples in reads.items():
         _row(name, samples)
+    shm = "/dev/shm" if Path("/dev/shm").is_dir() else None  # noqa: S108
+    with tempfile.TemporaryDirectory(dir=shm) as tmp:
+        raw, direct_, cached, uncached = asyncio.run(_statement_cost(Path(tmp)))
+    print(f"one statement on SQLite, µs: driver {raw:.1f}; compiled by SQLAlchemy, run on the "
+          f"driver {direct_:.1f} (+{direct_ - raw:.1f}); SQLAlchemy's execute {cached:.1f} with "
+          f"its compiled cache (+{cached - raw:.1f}), {uncached:.1f} without")
+    server = ThrowawayPostgres.start(durable=True, where=shm)
+    try:
+        one, generic = asyncio.run(_postgres(server.url(), _both_saves))
+    finally:
+        server.stop()
+    print(f"{'PostgreSQL save, memory':<34}{'median ms':>10}{'p99 ms':>9}")
+    _row("one statement (the store's)", one)
+    _row("BEGIN, 2 statements, COMMIT", generic)
 
     server = ThrowawayPostgres.start(durable=True)
     try:

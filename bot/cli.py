@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from db import DatabaseUrlError, GameStore, migrate, open_store
+from db import DatabaseUnavailable, DatabaseUrlError, GameStore, SchemaError, migrate, open_store
 
 from .app import create_bot
 from .logging import setup_logging
@@ -94,18 +94,14 @@ async def _friendly(work: Awaitable[T], settings: Settings) -> T:
         return await work
     except DatabaseUrlError as exc:
         raise StartupError(f"DATABASE_URL: {exc}") from exc
-    except (OSError, ValueError) as exc:  # also sqlite3 and asyncpg's connection errors
+    except SchemaError as exc:
+        raise StartupError(f"The database {_shown(settings.store_url)}: {exc}.") from exc
+    except (DatabaseUnavailable, OSError, ValueError) as exc:
         raise StartupError(
             f"Cannot open the database {_shown(settings.store_url)}: {_reason(exc)}. "
             "Check DATABASE_URL (or DATABASE_PATH) and that the folder is writable "
             "or the server accepts connections."
         ) from exc
-    except Exception as exc:
-        if type(exc).__module__.startswith(("sqlite3", "asyncpg")):
-            raise StartupError(
-                f"Cannot open the database {_shown(settings.store_url)}: {_reason(exc)}."
-            ) from exc
-        raise
 
 
 async def run_bot(settings: Settings, token: str, *, sync_only: bool = False) -> None:

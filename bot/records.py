@@ -25,7 +25,6 @@ class GameRecord:
     id: int
     guild_id: int | None
     channel_id: int
-    host_id: int
     rules: str
     status: str  # "lobby" | "playing" | "finished" | "cancelled"
     version: int  # bumped by every save of a change; custom_ids carry it
@@ -35,6 +34,7 @@ class GameRecord:
     deadline: datetime | None = None  # when the turn timer acts (an indexed column)
     kind: str = "table"  # "table" | "daily"
     day: date | None = None  # a daily's UTC day (None at a table)
+    member_id: int | None = None  # a daily's member (a table's host is in its snapshot)
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,17 @@
 """The store: every SQL statement of the bot lives in this package.
 
-Everything above `db/` types against the `GameStore` protocol and opens the store with
-`open_store(DATABASE_URL)`; `db.sqlite` (the embedded default) and `db.postgres` (several
-processes on one database) implement it. `migrate(DATABASE_URL)` only brings the schema up
-to date (what `python -m bot migrate` calls).
+Everything above `db/` types against the `GameStore` protocol (db/store.py) and opens the
+store with `open_store(DATABASE_URL)`: one implementation (db/sql.py) over SQLAlchemy, on
+SQLite (the embedded default) or PostgreSQL (several processes on one database).
+`migrate(DATABASE_URL)` only brings the schema up to date (`python -m bot migrate`).
 """
 
 from __future__ import annotations
 
-from .postgres import PostgresStore
-from .sqlite import SqliteStore
+import sqlalchemy.exc
+
+from .engine import SchemaError, head
+from .sql import PostgresStore, SqliteStore
 from .store import (
     ID_MAX,
     KINDS,
@@ -45,16 +47,31 @@ from .store import (
     StoreError,
     check_ids,
     shard_of,
-)
+)  # fmt: skip
 from .url import DEFAULT_URL, DatabaseUrlError, parse, sqlite_url
 
 
+class DatabaseUnavailable(StoreError):  # noqa: N818 (named like the other refusals)
+    """The database cannot be opened or reached; the message is the first line of why."""
+
+
 async def open_store(url: str = DEFAULT_URL) -> GameStore:
-    """Open (and migrate) the store `url` names; DatabaseUrlError for one we cannot open."""
+    """Open (and migrate) the store `url` names: DatabaseUrlError for a URL we cannot use,
+    DatabaseUnavailable for a database we cannot open, SchemaError for one we will not."""
     where = parse(url)
-    if where.dialect == "sqlite":
-        return await SqliteStore.open(where.target)
-    return await PostgresStore.open(where.target)
+    try:
+        if where.dialect == "sqlite":
+            return await SqliteStore.open(where.target)
+        return await PostgresStore.open(where.target)
+    except (OSError, sqlalchemy.exc.DBAPIError) as exc:
+        why = exc.orig if isinstance(exc, sqlalchemy.exc.DBAPIError) else exc
+        text = str(why).strip().splitlines()
+        raise DatabaseUnavailable(text[0] if text else type(why).__name__) from exc
+
+
+def latest_version() -> int:
+    """The schema version this code migrates to (its newest revision)."""
+    return int(head())
 
 
 async def migrate(url: str = DEFAULT_URL) -> int:
@@ -67,46 +84,12 @@ async def migrate(url: str = DEFAULT_URL) -> int:
 
 
 __all__ = [
-    "DEFAULT_URL",
-    "ID_MAX",
-    "KINDS",
-    "METRICS",
-    "OVERALL",
-    "SCORECARDS",
-    "SKILL_MIN_GAMES",
-    "TURN_TIMEOUT_DEFAULT",
-    "TURN_TIMEOUT_MAX",
-    "TURN_TIMEOUT_MIN",
-    "ActionConflict",
-    "BoardLine",
-    "BoardPage",
-    "ChannelBusy",
-    "DailyBest",
-    "DailyBoard",
-    "DailyLine",
-    "DailyStats",
-    "DailyTaken",
-    "DatabaseUrlError",
-    "FinishedGame",
-    "GameNotFound",
-    "GameRecord",
-    "GameStore",
-    "GuildSettings",
-    "MemberStats",
-    "PostgresStore",
-    "RatingChange",
-    "SeatResult",
-    "Shards",
-    "SqliteStore",
-    "StaleRating",
-    "StaleVersion",
-    "StoreError",
-    "StoredRating",
-    "StoredResult",
-    "check_ids",
-    "migrate",
-    "open_store",
-    "parse",
-    "shard_of",
-    "sqlite_url",
+    "DEFAULT_URL", "ID_MAX", "KINDS", "METRICS", "OVERALL", "SCORECARDS", "SKILL_MIN_GAMES",
+    "TURN_TIMEOUT_DEFAULT", "TURN_TIMEOUT_MAX", "TURN_TIMEOUT_MIN", "ActionConflict",
+    "BoardLine", "BoardPage", "ChannelBusy", "DailyBest", "DailyBoard", "DailyLine",
+    "DailyStats", "DailyTaken", "DatabaseUnavailable", "DatabaseUrlError", "FinishedGame",
+    "GameNotFound", "GameRecord", "GameStore", "GuildSettings", "MemberStats",
+    "PostgresStore", "RatingChange", "SchemaError", "SeatResult", "Shards", "SqliteStore",
+    "StaleRating", "StaleVersion", "StoreError", "StoredRating", "StoredResult", "check_ids",
+    "latest_version", "migrate", "open_store", "parse", "shard_of", "sqlite_url",
 ]

@@ -1,10 +1,11 @@
 """The store's interface: what everything above `db/` depends on, whatever database is
 behind it.
 
-`GameStore` is the protocol; `db.sqlite.SqliteStore` (the embedded default) and
-`db.postgres.PostgresStore` implement it and raise the same errors. A game is a `games`
-row holding the current snapshot (`state`, JSON, opaque to the store) and its `version`,
-plus the append-only `actions` log; a snapshot holds the state, never the history.
+`GameStore` is the protocol; `db.sql.Store` implements it once for both databases
+(`SqliteStore`, the embedded default, and `PostgresStore`). A game is a `games` row
+holding the current snapshot (`state`, JSON, opaque to the store; the host is in it) and
+its `version`, plus the append-only `actions` log; a snapshot holds the state, never the
+history.
 """
 
 from __future__ import annotations
@@ -151,6 +152,12 @@ def check_settings(changes: dict[str, Any]) -> None:
         raise ValueError(f"turn_timeout must be {TURN_TIMEOUT_MIN}–{TURN_TIMEOUT_MAX} seconds")
     if "scorecards" in changes and changes["scorecards"] not in SCORECARDS:
         raise ValueError(f"scorecards must be one of {', '.join(SCORECARDS)}")
+    for name in ("bots_allowed", "hints_allowed", "images"):
+        if name in changes and not isinstance(changes[name], bool):
+            raise ValueError(f"{name} must be true or false")
+    for name in ("default_rules", "language"):
+        if not isinstance(changes.get(name, ""), str | None):
+            raise ValueError(f"{name} must be a name or empty")
 
 
 class GameStore(Protocol):
@@ -164,15 +171,8 @@ class GameStore(Protocol):
     # --- games ----------------------------------------------------------------------
 
     async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        rules: str,
-        state: dict[str, Any],
-        deadline: datetime | None = None,
-        now: datetime | None = None,
+        self, *, guild_id: int | None, channel_id: int, host_id: int, rules: str,
+        state: dict[str, Any], deadline: datetime | None = None, now: datetime | None = None,
         day: date | None = None,
     ) -> GameRecord:
         """A new game at version 0: a lobby at a table; ChannelBusy if the channel has an
@@ -196,19 +196,14 @@ class GameStore(Protocol):
         ...
 
     async def due_games(
-        self, now: datetime, *, shards: Shards | None = None, limit: int = 100
+        self, now: datetime, *, shards: Shards | None = None, limit: int = 100,
     ) -> list[int]:
         """Ids of active games whose deadline has passed, most overdue first."""
         ...
 
     async def claim_due(
-        self,
-        now: datetime,
-        *,
-        lease: timedelta,
-        shards: Shards | None = None,
-        ids: Sequence[int] | None = None,
-        limit: int = 100,
+        self, now: datetime, *, lease: timedelta, shards: Shards | None = None,
+        ids: Sequence[int] | None = None, limit: int = 100,
     ) -> list[int]:
         """Claim active games whose deadline has passed and whose last claim (if any) ran
         out, until `now + lease`; their ids, most overdue first. `ids`: only among these.
@@ -222,17 +217,10 @@ class GameStore(Protocol):
         ...
 
     async def save(
-        self,
-        game_id: int,
-        *,
-        expect_version: int,
-        state: dict[str, Any],
-        status: str | None = None,
-        actions: Sequence[tuple[int, dict[str, Any]]] = (),
-        results: Sequence[SeatResult] = (),
-        deadline: datetime | None = None,
-        now: datetime | None = None,
-        ratings: Sequence[RatingChange] = (),
+        self, game_id: int, *, expect_version: int, state: dict[str, Any],
+        status: str | None = None, actions: Sequence[tuple[int, dict[str, Any]]] = (),
+        results: Sequence[SeatResult] = (), deadline: datetime | None = None,
+        now: datetime | None = None, ratings: Sequence[RatingChange] = (),
     ) -> GameRecord:
         """Append `actions` (seq, JSON), replace the snapshot and the deadline, bump the
         version: one transaction. StaleVersion (nothing written) unless the stored version
@@ -244,11 +232,7 @@ class GameStore(Protocol):
         ...
 
     async def save_messages(
-        self,
-        game_id: int,
-        *,
-        expect_version: int,
-        state: dict[str, Any],
+        self, game_id: int, *, expect_version: int, state: dict[str, Any],
         now: datetime | None = None,
     ) -> GameRecord:
         """Replace the snapshot of a change already saved (a posted message's id) WITHOUT
@@ -270,7 +254,7 @@ class GameStore(Protocol):
         ...
 
     async def ratings(
-        self, guild_id: int, players: Sequence[int], rules: Sequence[str] | None = None
+        self, guild_id: int, players: Sequence[int], rules: Sequence[str] | None = None,
     ) -> list[StoredRating]:
         """The stored ratings of `players` in the scopes `rules` (rule sets or OVERALL;
         None: every scope), ordered by scope (OVERALL first) and player."""
@@ -279,12 +263,7 @@ class GameStore(Protocol):
     # --- the daily dice ------------------------------------------------------------------
 
     async def daily_board(
-        self,
-        guild_id: int,
-        rules: str,
-        day: date,
-        *,
-        limit: int = 10,
+        self, guild_id: int, rules: str, day: date, *, limit: int = 10,
         member_id: int | None = None,
     ) -> DailyBoard:
         """The server's ranking of a day's daily of `rules`: the first `limit` and the
@@ -301,37 +280,31 @@ class GameStore(Protocol):
         ...
 
     async def put_daily_best(
-        self, dice: str, rules: str, day: date, best: DailyBest, *, now: datetime | None = None
+        self, dice: str, rules: str, day: date, best: DailyBest, *, now: datetime | None = None,
     ) -> None:
         """Cache a hindsight optimum (the first one written stays: they are all equal)."""
         ...
 
     async def deployment_secret(
-        self, name: str, candidate: bytes, *, now: datetime | None = None
+        self, name: str, candidate: bytes, *, now: datetime | None = None,
     ) -> bytes:
         """The secret stored under `name`, storing `candidate` first if there is none
         (every process of the deployment gets the same one)."""
         ...
 
     async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        metric: str = "wins",
-        rules: str | None = None,
-        page: int = 0,
-        per_page: int = 10,
-        member_id: int | None = None,
+        self, guild_id: int, *, metric: str = "wins", rules: str | None = None, page: int = 0,
+        per_page: int = 10, member_id: int | None = None,
     ) -> BoardPage: ...
 
     async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]: ...
 
     async def recent_scores(
-        self, guild_id: int, member_id: int, limit: int = 20
+        self, guild_id: int, member_id: int, limit: int = 20,
     ) -> list[StoredResult]: ...
 
     async def history(
-        self, guild_id: int, *, limit: int = 10, offset: int = 0
+        self, guild_id: int, *, limit: int = 10, offset: int = 0,
     ) -> list[FinishedGame]: ...
 
     async def finished_count(self, guild_id: int) -> int: ...
@@ -343,7 +316,7 @@ class GameStore(Protocol):
         ...
 
     async def update_settings(
-        self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None
+        self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None,
     ) -> GuildSettings:
         """Change some settings (the others keep their value); ValueError on a bad one."""
         ...

@@ -62,5 +62,5 @@ async def table(simcord_env):
     bob = guild.add_member(env.create_user("bob"))
     cid = guild.add_member(env.create_user("cid"))
     yield env, channel, ann, bob, cid
-    if not env.bot.is_closed():  # simcord never closes the bot; aiosqlite's thread
+    if not env.bot.is_closed():  # simcord never closes the bot; the SQLite store's thread
         await env.bot.close()  # would outlive the loop otherwise

@@ -148,7 +148,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def serve(
+async def serve(  # noqa: PLR0915 - the demo world set up and run, one step after another
     args: argparse.Namespace,
     database: Path,
     *,

@@ -5,15 +5,11 @@ rating of each seat's player in two scopes: the game's rule set and OVERALL (eve
 set together). Members are rated by id, computer players by level (`rated_id`). The model
 is `bot.strategy.rating`; this module only maps a game's places to its inputs and its
 outputs to the store's records.
-
-`rate_history` replays results stored before ratings existed (the old stores' migration
-V7), in game order, with exactly the function a live finish uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from bot.records import OVERALL, RatingChange, StoredRating
 from bot.strategy.rating import Rating, ordinal, rate_game
@@ -46,35 +42,3 @@ def rating_changes(
                 )
             )
     return out
-
-
-@dataclass(frozen=True)
-class HistoricGame:
-    """A finished game as the results table has it, with its seats' rated ids."""
-
-    guild_id: int
-    rules: str
-    players: Sequence[int]
-    ranks: Sequence[int]
-
-
-def rate_history(games: Iterable[HistoricGame]) -> list[tuple[int, StoredRating]]:
-    """Every rating after `games`, in game order: (guild id, rating) rows."""
-    table: dict[tuple[int, str, int], StoredRating] = {}
-    for game in games:
-        stored = [
-            table[game.guild_id, scope, p]
-            for scope in (OVERALL, game.rules)
-            for p in set(game.players)
-            if (game.guild_id, scope, p) in table
-        ]
-        for change in rating_changes(game.rules, game.players, game.ranks, stored):
-            table[game.guild_id, change.rules, change.player_id] = StoredRating(
-                change.rules,
-                change.player_id,
-                change.mu,
-                change.sigma,
-                change.ordinal,
-                change.games + 1,
-            )
-    return [(guild, rating) for (guild, _, _), rating in sorted(table.items())]

@@ -953,7 +953,7 @@ def picture_title(
     return t("image.titles.running", lang, rules=rules, game=game_id, round=shown)
 
 
-def game_pngs(
+def game_pngs(  # noqa: PLR0913 - the game, its names and id, and how it is shown
     game: Game,
     names: Mapping[str, str],
     game_id: int,

@@ -15,8 +15,7 @@ import discord
 from bot.engine import GameError
 from bot.i18n import t
 from bot.match import COMPUTER_LEVELS, MAX_SEATS, Match
-from bot.render import card_embed, option_label
-from cogs._edge import check_permissions, is_manager, reply_language, shown_name, to_discord
+from cogs._edge import check_permissions, is_manager, shown_name
 from cogs._ids import VERSION_MAX, small_int
 from cogs._turn import family_view, unstored
 

@@ -307,7 +307,7 @@ async def main(args: argparse.Namespace, log: IO[str]) -> int:
             seen = Path(args.log).with_name("last-turn.json")
             await Driver(env, channel, members, log, seen).run(args.stop_after)
         finally:
-            await bot.close()  # aiosqlite's thread would keep the process alive
+            await bot.close()  # the store's SQLite thread would keep the process alive
     return 0
 
 

@@ -36,7 +36,7 @@ class Backend:
     kind: ClassVar[str]
     url: str  # what open_store takes
 
-    async def open(self, *, upto: int | None = None) -> Any:
+    async def open(self) -> Any:
         raise NotImplementedError
 
     async def fresh(self) -> Backend:
@@ -59,8 +59,8 @@ class SqliteBackend(Backend):
         self.url = sqlite_url(self.path)
         self._names = (f"{name}-{n}" for n in itertools.count(1))
 
-    async def open(self, *, upto: int | None = None) -> SqliteStore:
-        return await SqliteStore.open(self.path, upto=upto)
+    async def open(self) -> SqliteStore:
+        return await SqliteStore.open(self.path)
 
     async def fresh(self) -> SqliteBackend:
         return SqliteBackend(self.folder, next(self._names))
@@ -90,8 +90,8 @@ class PostgresBackend(Backend):
         parts = urlsplit(server_url)
         return cls(server_url, urlunsplit(parts._replace(path=f"/{database}")), database)
 
-    async def open(self, *, upto: int | None = None) -> PostgresStore:
-        return await PostgresStore.open(self.url, upto=upto)
+    async def open(self) -> PostgresStore:
+        return await PostgresStore.open(self.url)
 
     async def fresh(self) -> PostgresBackend:
         other = await PostgresBackend.create(self.server_url)

@@ -7,15 +7,13 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import sqlite3
-import tomllib
 from datetime import UTC, datetime, timedelta
-from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 import db
 from db import (
@@ -28,7 +26,6 @@ from db import (
     SqliteStore,
     StaleVersion,
 )
-from db.sqlite.store import migrations
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -41,12 +38,13 @@ async def new(store: GameStore, channel: int = 10, **kw) -> GameRecord:
 
 async def test_create_and_get(store: GameStore) -> None:
     g = await new(store, state={"seats": [7], "name": "Аня"}, now=T0)
-    assert (g.status, g.version, g.guild_id, g.channel_id, g.host_id, g.rules) == (
+    # A table's host is in its snapshot only (member_id: a daily's member).
+    assert (g.status, g.version, g.guild_id, g.channel_id, g.member_id, g.rules) == (
         "lobby",
         0,
         1,
         10,
-        7,
+        None,
         "classic",
     )
     assert g.state == {"seats": [7], "name": "Аня"}
@@ -122,8 +120,8 @@ async def test_unique_index_enforced_without_the_store(tmp_path: Path) -> None:
     try:
         with pytest.raises(sqlite3.IntegrityError):
             conn.execute(
-                "INSERT INTO games (channel_id, host_id, rules, status, state, created_at,"
-                " updated_at) VALUES (10, 1, 'classic', 'playing', '{}', 'x', 'x')"
+                "INSERT INTO games (channel_id, rules, status, state, created_at,"
+                " updated_at) VALUES (10, 'classic', 'playing', '{}', 'x', 'x')"
             )
     finally:
         conn.close()
@@ -289,16 +287,17 @@ async def test_durable_after_close(backend) -> None:
         await s2.close()
 
 
+async def raw(store: SqliteStore, sql: str):
+    """A statement on the store's own connection (its thread), its first value."""
+    return await store._db.run(lambda c: c.exec_driver_sql(sql).scalar())
+
+
 async def test_pragmas(tmp_path: Path) -> None:
     s = await SqliteStore.open(tmp_path / "p.sqlite3")
     try:
-        conn = s._conn
-        async with conn.execute("PRAGMA journal_mode") as c:
-            assert (await c.fetchone())[0] == "wal"
-        async with conn.execute("PRAGMA foreign_keys") as c:
-            assert (await c.fetchone())[0] == 1
-        async with conn.execute("PRAGMA synchronous") as c:
-            assert (await c.fetchone())[0] == 2  # FULL
+        assert await raw(s, "PRAGMA journal_mode") == "wal"
+        assert await raw(s, "PRAGMA foreign_keys") == 1
+        assert await raw(s, "PRAGMA synchronous") == 2  # FULL
     finally:
         await s.close()
 
@@ -306,18 +305,17 @@ async def test_pragmas(tmp_path: Path) -> None:
 async def test_foreign_key_on_actions(tmp_path: Path) -> None:
     s = await SqliteStore.open(tmp_path / "fk.sqlite3")
     try:
-        with pytest.raises(sqlite3.IntegrityError):
-            await s._conn.execute(
-                "INSERT INTO actions (game_id, seq, payload, created_at) VALUES (42, 0, '{}', 'x')"
-            )
+        with pytest.raises(IntegrityError):
+            await raw(s, "INSERT INTO actions (game_id, seq, payload, created_at)"
+                         " VALUES (42, 0, '{}', 'x')")
     finally:
         await s.close()
 
 
 async def test_debug_logging_does_not_break_commits(tmp_path: Path, caplog) -> None:
-    # aiosqlite logs every result at DEBUG; a captured log record keeps a cursor alive, and
-    # a cursor left open keeps its statement in progress, so COMMIT would fail.
-    caplog.set_level(logging.DEBUG, logger="aiosqlite")
+    # A captured log record of every statement and row (SQLAlchemy's echo at DEBUG) must
+    # not keep a statement in progress, which would make COMMIT fail.
+    caplog.set_level(logging.DEBUG, logger="sqlalchemy.engine")
     s = await SqliteStore.open(tmp_path / "debug.sqlite3")
     try:
         g = await new(s)
@@ -333,51 +331,12 @@ async def test_memory_store() -> None:
     try:
         g = await new(s)
         assert await s.get_game(g.id) == g
-        assert await s.schema_version() == len(migrations())
+        assert await s.schema_version() == db.latest_version()
     finally:
         await s.close()
 
 
-# --- migrations -----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
-def test_migrations_are_numbered_and_shipped(dialect: str) -> None:
-    found = importlib.import_module(f"db.{dialect}").migrations()
-    assert [v for v, _, _ in found] == list(range(1, len(found) + 1))
-    assert found[0][1] == "V1__init.sql"
-    # Every migration file matches the package-data glob, so a wheel ships it too.
-    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
-    globs = pyproject["tool"]["setuptools"]["package-data"]["db"]
-    for _, name, _ in found:
-        assert any(fnmatch(f"{dialect}/migrations/{name}", g) for g in globs), name
-    folder = Path(db.__file__).parent / dialect / "migrations"
-    assert sorted(p.name for p in folder.glob("*.sql")) == sorted(n for _, n, _ in found)
-
-
-def test_both_dialects_number_the_same_schema() -> None:
-    # schema_version() means the same schema whichever store reports it.
-    from db import postgres, sqlite
-
-    assert [(v, n) for v, n, _ in postgres.migrations()] == [
-        (v, n) for v, n, _ in sqlite.migrations()
-    ]
-
-
-async def test_upgrade_from_every_older_version(backend) -> None:
-    latest = len(migrations())
-    for older in range(latest):
-        where = await backend.fresh()
-        s = await where.open(upto=older)
-        assert await s.schema_version() == older
-        await s.close()
-        s = await where.open()
-        try:
-            assert await s.schema_version() == latest
-            g = await new(s)
-            assert await s.get_game(g.id) == g
-        finally:
-            await s.close()
+# --- migrations (tests/db/test_migrations.py has the upgrades) -------------------------------
 
 
 async def test_reopen_does_not_reapply(backend) -> None:
@@ -387,34 +346,6 @@ async def test_reopen_does_not_reapply(backend) -> None:
     s = await backend.open()  # CREATE TABLE again would fail: migrations are skipped
     try:
         assert await s.get_game(g.id) == g
-    finally:
-        await s.close()
-
-
-async def test_newer_database_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "future.sqlite3"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
-    conn.close()
-    with pytest.raises(RuntimeError, match="newer"):
-        await SqliteStore.open(path)
-
-
-async def test_failed_migration_leaves_old_version(tmp_path: Path, monkeypatch) -> None:
-    import db.sqlite.store as sq
-
-    good = migrations()
-    broken = [*good, (len(good) + 1, "V99__broken.sql", "CREATE TABLE z (a); SELECT nope();")]
-    path = tmp_path / "broken.sqlite3"
-    monkeypatch.setattr(sq, "migrations", lambda: broken)
-    with pytest.raises(sqlite3.OperationalError):
-        await SqliteStore.open(path)
-    monkeypatch.setattr(sq, "migrations", lambda: good)
-    s = await SqliteStore.open(path)
-    try:
-        assert await s.schema_version() == len(good)
-        async with s._conn.execute("SELECT name FROM sqlite_master WHERE name = 'z'") as c:
-            assert await c.fetchone() is None  # the half-applied migration was rolled back
     finally:
         await s.close()
 

@@ -5,20 +5,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from db import GameStore, SeatResult, SqliteStore, StaleVersion
-from db.sqlite.store import migrations
+from db.sql import _BOARDS, _DAILY_MINE
 from db.store import GuildSettings
-
-from .legacy import legacy_game
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -244,41 +240,42 @@ async def test_pagination_and_own_line(store: GameStore) -> None:
     assert (await store.leaderboard(1, metric="best", member_id=99)).me is None
 
 
-async def test_daily_board_reads_by_index(sqlite_store: SqliteStore) -> None:
-    from db.sqlite.store import _DAILY_ME_SQL
+async def _plan(store: SqliteStore, statement, params: dict) -> str:
+    """SQLite's query plan of a store statement (compiled as the store runs it)."""
+    def explain(conn):
+        state = statement.compile(dialect=conn.dialect).construct_expanded_state(params)
+        rows = conn.exec_driver_sql("EXPLAIN QUERY PLAN " + state.statement,
+                                    state.positional_parameters).all()
+        return " | ".join(str(tuple(r)) for r in rows)
 
-    store = sqlite_store
-    for sql, params in (
-        (
-            "SELECT * FROM daily_results WHERE guild_id = ? AND rules = ? AND day = ?"
-            " ORDER BY total DESC, player_id LIMIT ?",
-            (1, "classic", "2025-06-01", 10),
-        ),
-        (_DAILY_ME_SQL, (1, "classic", "2025-06-01", 7)),
-    ):
-        async with store._conn.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
-            plan = " | ".join(str(tuple(r)) for r in await cur.fetchall())
+    return await store._db.run(explain)
+
+
+async def test_daily_board_reads_by_index(sqlite_store: SqliteStore) -> None:
+    from sqlalchemy import select
+
+    from db.schema import daily_results as d
+
+    day = date(2025, 6, 1)
+    top = select(d).where(d.c.guild_id == 1, d.c.rules == "classic", d.c.day == day).order_by(
+        d.c.total.desc(), d.c.player_id).limit(10)
+    for statement, params in ((top, {}), (_DAILY_MINE, {"g": 1, "r": "classic", "d": day, "m": 7})):
+        plan = await _plan(sqlite_store, statement, params)
         assert "daily_results_board" in plan or "PRIMARY KEY" in plan, plan
         assert "SCAN daily_results" not in plan, plan
         assert "TEMP B-TREE" not in plan, plan  # read in the index's order, never sorted
 
 
 async def test_board_reads_the_running_totals_by_index(sqlite_store: SqliteStore) -> None:
-    from db.sqlite.store import _BOARD_SQL
-
-    store = sqlite_store
     for by_rules, index in (
         (False, "USING INDEX standings_by_member (guild_id=?)"),
         (True, "USING PRIMARY KEY (guild_id=? AND rules=?)"),
     ):
-        params = (1, "classic", 1, 0, 10, None) if by_rules else (1, 1, 0, 10, None)
-        async with store._conn.execute(
-            "EXPLAIN QUERY PLAN " + _BOARD_SQL[("net", by_rules)], params
-        ) as cur:
-            plan = " | ".join(str(tuple(r)) for r in await cur.fetchall())
+        params = {"guild": 1, "rules": "classic", "lo": 0, "hi": 10, "me": None}
+        plan = await _plan(sqlite_store, _BOARDS["net", by_rules][0], params)
         assert f"SEARCH standings {index}" in plan, plan
         assert "SCAN results" not in plan, plan
-        assert "SCAN m" not in plan, plan  # names by primary key
+        assert "SCAN member_names" not in plan, plan  # names by primary key
         assert "SEARCH results" not in plan, plan
 
 
@@ -419,64 +416,3 @@ async def test_settings_defaults_update_and_validation(store: GameStore) -> None
     assert await store.guild_settings(1) == s
     s = await store.update_settings(1, {"language": None})
     assert s.language is None
-
-
-# --- migration V1 → V2 with data ----------------------------------------------------------
-
-
-async def test_v1_database_with_games_upgrades(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    old = await SqliteStore.open(path, upto=1)
-    await old.close()
-    game_id = legacy_game(
-        path, guild=1, channel=3, rules="classic", status="playing", version=1,
-        state={"x": 2}, actions=[{"type": "roll"}], at=T0,
-    )
-    conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
-    assert conn.execute("SELECT name FROM sqlite_master WHERE name='results'").fetchone() is None
-    conn.close()
-    new = await SqliteStore.open(path)
-    try:
-        assert await new.schema_version() == len(migrations())
-        game = await new.active_game(3)
-        assert game is not None
-        assert (game.version, game.state) == (1, {"x": 2})
-        await new.save(
-            game_id,
-            expect_version=1,
-            state={},
-            status="finished",
-            actions=[(1, {"type": "score"})],
-            results=seats([9], [4]),
-        )
-        assert [r.total for r in await new.results(game_id)] == [9]
-    finally:
-        await new.close()
-
-
-async def test_v2_results_are_counted_into_standings(tmp_path: Path) -> None:
-    path = tmp_path / "v2.sqlite3"
-    old = await SqliteStore.open(path, upto=2)
-    await old.close()
-    for totals, players, losses, guild, rules in (
-        ([100, 50, 75], [1, 2, None], [1.0, 0.5, None], 1, "classic"),
-        ([60, 90], [1, 2], None, 1, "yatzy"),
-        ([60], [1], None, None, "classic"),  # a DM game: on no board
-    ):
-        legacy_game(
-            path, guild=guild, channel=10, rules=rules, status="finished", version=2,
-            state={}, actions=[{"type": "roll"}], at=T0, results=seats(totals, players, losses),
-        )
-    new = await SqliteStore.open(path)
-    try:
-        await play(new, [10, 20], [1, 2], rules="yatzy")  # counted by the trigger
-        net = await new.leaderboard(1, metric="net")
-        assert [(x.player_id, round(x.value, 6), x.games) for x in net.lines] == [
-            (1, 25 - 15 - 5, 3),  # +25 in classic, −15 and −5 in yatzy
-            (2, -25 + 15 + 5, 3),
-        ]
-        best = await new.leaderboard(1, metric="best", rules="yatzy")
-        assert [(x.player_id, x.value) for x in best.lines] == [(2, 90), (1, 60)]
-    finally:
-        await new.close()

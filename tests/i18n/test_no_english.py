@@ -250,7 +250,7 @@ def test_no_league_embed_holds_english(lang: str):
         MemberStats("classic", 1, 0, 10.0, 10, 0.0, None, 0),
     ], lang)))  # fmt: skip
     when = datetime(2026, 1, 1, tzinfo=UTC)
-    record = GameRecord(4, 1, 2, 10, "yatzy", "finished", 9, {}, when, when)
+    record = GameRecord(4, 1, 2, "yatzy", "finished", 9, {}, when, when)
     results = [StoredResult(4, i, 1, "yatzy", 10 + i, n, False, total, rank, 0.0, None, 60.0, when)
                for i, (n, total, rank) in enumerate([("Ωx", 200, 1), ("Ψy", 190, 2)])]  # fmt: skip
     entry = (FinishedGame(record, results), "https://x")

@@ -461,11 +461,10 @@ def test_expire_closes_a_lobby_nobody_started() -> None:
 # --- snapshots -------------------------------------------------------------------------------
 
 
-def _record(match: Match, state: dict, *, host_id: int = 0) -> GameRecord:
-    """A stored game holding `state` (the store keeps JSON); its host column is not the
-    match's host (the snapshot's is)."""
+def _record(match: Match, state: dict) -> GameRecord:
+    """A stored game holding `state` (the store keeps JSON; the host only in it)."""
     return GameRecord(
-        id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, host_id=host_id,
+        id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
         rules=match.rules, status=match.status, version=match.version, state=state,
         created_at=T0, updated_at=T0,
     )  # fmt: skip
@@ -502,10 +501,10 @@ def test_snapshots_round_trip() -> None:
     assert back.started_at == T0
     assert back.deadline.tzinfo is not None
     assert (back.events, back.actions) == ((), ())  # what a change did is not stored
-    # The host is the snapshot's (host powers move in a game), not the column's.
+    # The host is the snapshot's: host powers move in a game.
     moved = game.leave_game(HOST)
     assert moved.host_id == ANN
-    assert Match.from_record(_record(moved, moved.to_dict(), host_id=HOST)).host_id == ANN
+    assert Match.from_record(_record(moved, moved.to_dict())).host_id == ANN
 
 
 # --- random legal sequences ---------------------------------------------------------------

@@ -25,7 +25,7 @@ import yaml
 
 from bot.settings import Settings
 from bot.strategy import BY_SPEED, EXACT, save
-from db.postgres import migrations
+from db import latest_version
 from tests.multi.test_health import free_port
 from tests.multi.worlds import World, layout
 from tests.strategy.test_shared_cache import placeholder
@@ -119,14 +119,14 @@ async def test_two_migrate_steps_at_once_migrate_once(compose, pg_database, tmp_
     steps = [run(compose["services"]["migrate"]["command"], env, tmp_path) for _ in range(2)]
     done = [await asyncio.to_thread(step.communicate, timeout=120) for step in steps]
     assert [step.returncode for step in steps] == [0, 0], done
-    latest = len(migrations())
+    latest = latest_version()
     assert all(f"schema version {latest}" in err for _, err in done)
     conn = await asyncpg.connect(pg_database)
     try:
-        rows = await conn.fetch("SELECT version FROM schema_version ORDER BY version")
+        rows = await conn.fetch("SELECT version_num FROM alembic_version")
     finally:
         await conn.close()
-    assert [r["version"] for r in rows] == list(range(1, latest + 1))  # each applied once
+    assert [r["version_num"] for r in rows] == [f"{latest:04d}"]  # made once, at the head
 
 
 def test_the_solve_step_fills_the_shared_directory(compose, tmp_path) -> None:
@@ -178,7 +178,7 @@ async def test_two_bots_starting_at_once_on_an_empty_database_migrate_it_once(
         await asyncio.gather(*(w.stop() for w in worlds))
     conn = await asyncpg.connect(pg_database)
     try:
-        rows = await conn.fetch("SELECT version FROM schema_version ORDER BY version")
+        rows = await conn.fetch("SELECT version_num FROM alembic_version")
     finally:
         await conn.close()
-    assert [r["version"] for r in rows] == list(range(1, len(migrations()) + 1))
+    assert [r["version_num"] for r in rows] == [f"{latest_version():04d}"]

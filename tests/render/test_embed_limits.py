@@ -147,7 +147,7 @@ def test_a_history_page_of_ten_eight_way_ties_fits(games: list[list[str]], lang:
     entries = []
     for i, names in enumerate(games):
         game_id = 2**63 - 1 - i
-        record = GameRecord(game_id, 1, 2, 3, rules, "finished", 9, {}, when, when)
+        record = GameRecord(game_id, 1, 2, rules, "finished", 9, {}, when, when)
         results = [StoredResult(game_id, seat, 1, rules, seat + 1, n, False, -99999, 1, 0.0, None,
                                 60.0, when) for seat, n in enumerate(names)]  # fmt: skip
         entries.append((FinishedGame(record, results), link))

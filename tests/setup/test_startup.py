@@ -115,6 +115,29 @@ def test_a_database_that_cannot_be_written_is_one_line(scratch: Path) -> None:
     assert line.startswith("Cannot open the database"), line
 
 
+def _not_writable(scratch: Path) -> Path:
+    """A folder the bot may not write in: read-only for a user; for root, who may write in
+    any folder of a disk, /proc (no file can be made there)."""
+    if os.geteuid() == 0:
+        return Path("/proc")
+    folder = scratch / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+@pytest.mark.parametrize("command", [(), ("migrate",)], ids=["make run", "make migrate"])
+def test_a_database_folder_that_is_not_writable_is_one_line(
+    scratch: Path, command: tuple[str, ...]
+) -> None:
+    path = _not_writable(scratch) / "db.sqlite3"
+    done = start(scratch, "http://127.0.0.1:9/api", *command, DATABASE_PATH=str(path))
+    line = one_line(done)  # nothing after it either: no thread reporting to a closed loop
+    assert line.startswith(f"Cannot open the database sqlite:///{path}: unable to open"), line
+    assert "Check DATABASE_URL (or DATABASE_PATH)" in line
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 def test_a_missing_token_is_one_line(scratch: Path) -> None:
     (scratch / ".env").write_text("DEV_GUILD_ID=\n", encoding="utf-8")
     line = one_line(start(scratch, "http://127.0.0.1:9/api"))
