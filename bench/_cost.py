@@ -47,7 +47,10 @@ def part_of(filename: str) -> str | None:
 
 # Waits, not work: the loop's epoll, and the hand-over to SQLite's driver thread (whose
 # time is the GIL given to that thread: its CPU is counted as the thread's).
-IDLE = ("<method 'poll' of 'select.epoll' objects>", "<method 'put' of '_queue.SimpleQueue' objects>")
+IDLE = (
+    "<method 'poll' of 'select.epoll' objects>",
+    "<method 'put' of '_queue.SimpleQueue' objects>",
+)
 
 
 def profiler() -> cProfile.Profile:

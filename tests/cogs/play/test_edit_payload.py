@@ -41,7 +41,8 @@ async def test_throw_and_hold_resend_neither_content_nor_mentions(table, callbac
     for data in callbacks:
         assert "content" not in data
         assert "allowed_mentions" not in data or data["allowed_mentions"] == {"parse": []}
-        assert data["components"] and data["embeds"]  # what did change: sent
+        assert data["components"]  # what did change: sent
+        assert data["embeds"]
 
     shown = fresh(env, turn)
     assert shown.content == content  # still the mention and the deadline
