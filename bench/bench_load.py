@@ -96,6 +96,9 @@ _settle = simcord.Env._settle_internal
 
 async def _fast_settle(self: simcord.Env, **options: Any) -> None:
     options.setdefault("idle", IDLE)
+    # The bot's full collection between clicks (bot/housekeeping.py) walks simcord's heap
+    # too: with 2,000 games on a shared machine a click may take more than simcord's 5 s.
+    options.setdefault("timeout", 120)
     await _settle(self, **options)
 
 
