@@ -1,4 +1,6 @@
-"""Run every benchmark module (`python -m bench [name …]`)."""
+"""Run every benchmark module (`python -m bench [name …] [--option …]`): the options, from
+the first argument that starts with "-", go to the one benchmark named (`bench load
+--games 2000`)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,17 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
+    split = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+    wanted, options = argv[:split], argv[split:]
     names = sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
-    chosen = [n for n in names if n.startswith("bench_") and (not argv or n[6:] in argv)]
+    chosen = [n for n in names if n.startswith("bench_") and (not wanted or n[6:] in wanted)]
+    if options and len(chosen) != 1:
+        print("options go to one benchmark: python -m bench NAME --option …", file=sys.stderr)
+        return 2
     for name in chosen:
         print(f"== {name[6:]} ==", flush=True)
         entry = importlib.import_module(f"bench.{name}").main
-        result = entry()
+        result = entry(options) if options else entry()
         if inspect.isawaitable(result):
             asyncio.run(result)  # type: ignore[arg-type]
     return 0

@@ -50,7 +50,7 @@ def _quantiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p99
 
 
-class _Ping(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:ping:(?P<n>\d+)"):
+class Ping(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:ping:(?P<n>\d+)"):
     def __init__(self, n: int) -> None:
         super().__init__(discord.ui.Button(label=f"Ping {n}", custom_id=f"bench:ping:{n}"))
         self.n = n
@@ -58,30 +58,30 @@ class _Ping(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:pin
     @classmethod
     async def from_custom_id(
         cls, _interaction: discord.Interaction, _item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> _Ping:
+    ) -> Ping:
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         view = discord.ui.View(timeout=None)
-        view.add_item(_Ping(self.n + 1))
+        view.add_item(Ping(self.n + 1))
         await interaction.response.edit_message(content=f"pong {self.n}", view=view)
 
 
-class _TrivialBot(commands.Bot):
+class TrivialBot(commands.Bot):
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(_Ping)
+        self.add_dynamic_items(Ping)
 
         @self.tree.command(name="ping", description="a trivial button")
         async def ping(interaction: discord.Interaction) -> None:
             view = discord.ui.View(timeout=None)
-            view.add_item(_Ping(0))
+            view.add_item(Ping(0))
             await interaction.response.send_message("ping", view=view)
 
         await self.tree.sync()
 
 
 async def _floor() -> list[float]:
-    bot = _TrivialBot(command_prefix="!", intents=discord.Intents.default())
+    bot = TrivialBot(command_prefix="!", intents=discord.Intents.default())
     samples: list[float] = []
     async with simcord.run(bot) as env:
         guild = env.create_guild("Bench")

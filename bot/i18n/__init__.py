@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,10 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
+# A scorecard formats every cell each time it is shown (about forty numbers a card, at
+# every turn's end): Babel's formatting was the largest part of the bot's own CPU per
+# click. Scores repeat; the cache is bounded.
+@lru_cache(maxsize=4096)
 def decimal(value: float, lang: str, places: int = 0) -> str:
     """`value` with exactly `places` decimals as `lang` writes it (132,00 in ru and ro,
     132.00 in en and hi), without grouping: a score stays one short word."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 TITLE_MAX = 256
@@ -41,8 +42,13 @@ YELLOW = 0xFEE75C
 _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()<@:\-.])")
 
 
+@lru_cache(maxsize=4096)
 def _printable(text: str) -> str:
-    """Without control characters (a name is one line) and without lone surrogates."""
+    """Without control characters (a name is one line) and without lone surrogates.
+    Names are drawn again at every click (titles, the seat order): ASCII without controls
+    is returned as it is, the rest remembered (bounded)."""
+    if text.isascii() and text.isprintable():
+        return text
     text = text.encode("utf-8", "replace").decode("utf-8")
     return "".join(
         ch

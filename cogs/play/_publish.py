@@ -455,7 +455,7 @@ class DiscordPublisher:
             and interaction.message.id == message_id
             and not interaction.response.is_done()
         ):
-            await interaction.response.edit_message(**fields)
+            await interaction.response.edit_message(**_changed(fields, interaction.message))
             return True
         channel = await self._channel(match)
         try:
@@ -486,6 +486,23 @@ class DiscordPublisher:
         if me is None:
             return list(NEEDED)
         return missing_permissions(channel.permissions_for(me), channel) or ["send_messages"]
+
+
+def _changed(fields: dict[str, Any], shown: discord.Message) -> dict[str, Any]:
+    """`fields` without what `shown` (the clicked message, as Discord sent it with the
+    click) already shows: an edit that omits a part keeps it, so a hold or a throw does not
+    send the same content (the mention, the deadline) again, nor a turn's summary empty
+    attachments it never had. The mention policy goes with the content: without new
+    content an edit pings nobody."""
+    kept = dict(fields)
+    if "content" in kept and kept["content"] == shown.content:
+        del kept["content"]
+    for part in ("embeds", "attachments"):
+        if part in kept and not kept[part] and not getattr(shown, part):
+            del kept[part]
+    if "content" not in kept:
+        kept.pop("allowed_mentions", None)
+    return kept
 
 
 def _shows(message: Any, game: int, actions: tuple[str, ...]) -> bool:
