@@ -23,6 +23,7 @@ from bot.records import (  # noqa: F401 - re-exported
     OVERALL,
     SCORECARDS,
     SKILL_MIN_GAMES,
+    TOURNAMENT_STATUSES,
     TURN_TIMEOUT_DEFAULT,
     TURN_TIMEOUT_MAX,
     TURN_TIMEOUT_MIN,
@@ -46,7 +47,6 @@ from bot.records import (  # noqa: F401 - re-exported
     TournamentStats,
     shard_of,
 )
-from bot.records import TOURNAMENT_STATUSES  # noqa: F401 - re-exported
 
 ACTIVE_STATUSES = ("lobby", "playing")
 STATUSES = ("lobby", "playing", "finished", "cancelled")
