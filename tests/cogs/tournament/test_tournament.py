@@ -17,7 +17,9 @@ EPHEMERAL = 64
 
 
 def public(channel) -> list:
-    return [m for m in channel.history() if not m.flags.ephemeral]
+    """The channel's lasting messages (not Discord's own "started a thread" notes)."""
+    return [m for m in channel.history()
+            if not m.flags.ephemeral and m.type != discord.MessageType.thread_created]  # fmt: skip
 
 
 async def test_a_whole_tournament_of_nine_members_and_three_computers(table):
@@ -73,7 +75,10 @@ async def test_a_whole_tournament_of_nine_members_and_three_computers(table):
     assert tn.champion == tn.rounds[1].tables[0].went_on[0]
     assert len(channel.threads) == 4
     shown = fresh(env, message)
-    assert len(public(channel)) == 1  # the channel keeps one lasting message: this one
+    lasting = public(channel)  # the channel keeps one lasting message: this one
+    assert [m.id for m in lasting] == [message.id], [(m.type, m.content) for m in lasting]
+    notes = [m for m in channel.history() if m.type == discord.MessageType.thread_created]
+    assert len(notes) <= 4  # (Discord's note of each thread, where it writes one)
     assert t("tournament.title_won", name=tn.name_of(tn.champion), rules="Classic")[:4] in (
         shown.embeds[0]["title"] if isinstance(shown.embeds[0], dict) else shown.embeds[0].title
     )
