@@ -3,7 +3,7 @@ member's turns played by clicks (one throw, then the first row offered)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.i18n import t
@@ -74,13 +74,13 @@ async def play_one_turn(env: Any, thread: Any, members: dict[int, Any]) -> bool:
 
 
 async def play_round(env: Any, channel: Any, members: dict[int, Any], round_no: int,
-                     tournament_id: int, *, until: Callable[[Tournament], bool] | None = None,
+                     tournament_id: int, *, until: Callable[[Tournament], Awaitable[bool]] | None = None,
                      limit: int = 2000) -> Tournament:  # fmt: skip
     """Members play their turns at every table of round `round_no` until it is over (the
     computer players play theirs themselves), or until `until` holds."""
     for _ in range(limit):
         tn = await stored(env, tournament_id)
-        if until is not None and until(tn):
+        if until is not None and await until(tn):
             return tn
         rnd = tn.rounds[round_no - 1]
         if rnd.done:
