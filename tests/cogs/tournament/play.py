@@ -73,8 +73,11 @@ async def play_one_turn(env: Any, thread: Any, members: dict[int, Any]) -> bool:
     return True
 
 
+Until = Callable[[Tournament], Awaitable[bool]]
+
+
 async def play_round(env: Any, channel: Any, members: dict[int, Any], round_no: int,
-                     tournament_id: int, *, until: Callable[[Tournament], Awaitable[bool]] | None = None,
+                     tournament_id: int, *, until: Until | None = None,
                      limit: int = 2000) -> Tournament:  # fmt: skip
     """Members play their turns at every table of round `round_no` until it is over (the
     computer players play theirs themselves), or until `until` holds."""

@@ -77,9 +77,11 @@ async def test_a_round_that_ended_while_the_bot_was_down_advances_once(
     assert env.bot.store is not store
 
     tn = await stored(env, tid)
-    assert len(tn.rounds) == 2 and tn.rounds[1].final
+    assert len(tn.rounds) == 2
+    assert tn.rounds[1].final
     final = tn.rounds[1].tables[0]
-    assert final.status == OPEN and final.thread_id in {h.id for h in channel.threads}
+    assert final.status == OPEN
+    assert final.thread_id in {h.id for h in channel.threads}
     log = await env.bot.store.tournament_actions(tid)
     assert kinds(log).count("advance") == 1
     await restart(env, bot_factory)  # once more: nothing is recorded or advanced again
@@ -88,4 +90,5 @@ async def test_a_round_that_ended_while_the_bot_was_down_advances_once(
     await play_round(env, channel, members, 2, tid)
     await env.settle()
     tn = await stored(env, tid)
-    assert tn.status == FINISHED and tn.champion in members
+    assert tn.status == FINISHED
+    assert tn.champion in members

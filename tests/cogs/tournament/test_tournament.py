@@ -42,12 +42,7 @@ async def test_a_whole_tournament_of_nine_members_and_three_computers(table):
     threads = {h.id: h for h in channel.threads}
     assert sorted(threads) == sorted(tb.thread_id for tb in first.tables)
     for tb in first.tables:
-        thread = threads[tb.thread_id]
-        assert thread.name == f"🏆 #{tid} · round 1 · table {tb.no}"
-        welcome = thread.history()[0]
-        humans_here = [p for p in tb.seats if p > 0]
-        assert sorted(int(u.id) for u in welcome.mentions) == sorted(humans_here)
-        assert (await env.bot.store.get_game(tb.game_id)).channel_id == thread.id
+        await _a_thread_of_its_own(env, threads[tb.thread_id], tid, tb)
 
     # A member leaves during the round: out of the tournament, their table goes on.
     leaver = members[next(p for p in first.tables[0].seats if p > 0)]
@@ -66,7 +61,8 @@ async def test_a_whole_tournament_of_nine_members_and_three_computers(table):
         assert (meta.archived, meta.locked) == (True, True)
         assert len(tb.went_on) == 1
     final = tn.rounds[1]
-    assert final.final and len(final.tables[0].seats) == 3
+    assert final.final
+    assert len(final.tables[0].seats) == 3
 
     tn = await play_round(env, channel, members, 2, tid)
     await env.settle()
@@ -83,6 +79,22 @@ async def test_a_whole_tournament_of_nine_members_and_three_computers(table):
         shown.embeds[0]["title"] if isinstance(shown.embeds[0], dict) else shown.embeds[0].title
     )
 
+    await _the_league_and_the_export_count_it(env, channel, ann, members, tid)
+
+
+async def _a_thread_of_its_own(env, thread, tid, tb) -> None:
+    """Named after the tournament and the table, its members pinged there once."""
+    assert thread.name == f"🏆 #{tid} · round 1 · table {tb.no}"
+    welcome = thread.history()[0]
+    humans_here = [p for p in tb.seats if p > 0]
+    assert sorted(int(u.id) for u in welcome.mentions) == sorted(humans_here)
+    assert sum(bool(m.mentions) for m in thread.history()) >= 1
+    assert (await env.bot.store.get_game(tb.game_id)).channel_id == thread.id
+
+
+async def _the_league_and_the_export_count_it(env, channel, ann, members, tid) -> None:
+    tn = await stored(env, tid)
+    guild = channel.guild
     # Each table's game replays as any game does.
     for rnd in tn.rounds:
         for tb in rnd.tables:
@@ -123,7 +135,8 @@ async def test_the_start_is_refused_where_threads_cannot_be_made(table):
     res = await ann.click(message, label=t("lobby.start"))
     assert res.acknowledged
     text = res.response.content if res.ephemeral else res.followups[-1].content
-    assert "Create Public Threads" in text and "Manage Threads" in text
+    assert "Create Public Threads" in text
+    assert "Manage Threads" in text
     tn = await stored(env, tid)
     assert (tn.status, tn.rounds) == ("signup", ())
     assert closed.threads == []
