@@ -86,8 +86,8 @@ async def _side_game(env: Any, channel: Any, members: list[Any], stop: asyncio.E
     by_id = {m.id: m for m in members}
     while not stop.is_set():
         await members[0].slash(channel, "poker new", rules="yatzy")
+        await _until(lambda: _has(env, channel.last_message, "join"))
         lobby = channel.last_message
-        await _until(lambda m=lobby: _has(env, m, "join"))
         await members[1].click(lobby, custom_id=_ids(env, lobby)["join"]["custom_id"])
         await members[0].click(lobby, custom_id=_ids(env, lobby)["start"]["custom_id"])
         await _until(lambda: _turn(channel))

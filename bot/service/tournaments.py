@@ -390,6 +390,19 @@ class TournamentService:
         await self._show(fresh)
         return fresh
 
+    async def expire_due(self) -> list[Tournament]:
+        """Close the sign-ups nobody started in time (the cog's periodic check)."""
+        now, closed = self.clock(), []
+        for record in await self.store.active_tournaments():
+            due = tournament_of(record).due_at()
+            if due is None or due > now:
+                continue
+            try:
+                closed.append(await self.apply(record.id, lambda tn: tn.expire(now)))
+            except GameError:  # started or closed meanwhile
+                continue
+        return closed
+
     async def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()

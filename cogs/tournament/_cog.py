@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, game_language, t
@@ -26,6 +26,7 @@ from ._publish import TournamentPublisher
 log = logging.getLogger(__name__)
 
 COG_NAME = "Tournaments"
+EXPIRY_CHECK_MINUTES = 10  # how often sign-ups nobody started are looked for (24 h each)
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=t(f"commands.choices.{lang}"), value=lang) for lang in LANGUAGES
@@ -132,8 +133,17 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         # tables' games are loaded (the play feature's cog loads first).
         resumed = await self.deps.service.resume()
         log.info("resumed %d active tournament(s)", len(resumed))
+        self.expiry.start()
+
+    @tasks.loop(minutes=EXPIRY_CHECK_MINUTES)
+    async def expiry(self) -> None:
+        try:
+            await self.deps.service.expire_due()
+        except Exception:  # the next check tries again
+            log.exception("the tournaments' sign-up check failed")
 
     async def cog_unload(self) -> None:
+        self.expiry.cancel()
         await self.deps.service.stop()
         self.bot.remove_dynamic_items(*CONTROLS.values(), self._unknown)
 

@@ -152,3 +152,4 @@ async def test_only_the_host_or_a_manager_starts_and_a_stranger_cannot_cancel(ta
         assert res.ephemeral
         assert "ann" in res.response.content
     assert (await stored(env, tid)).status == "signup"
+
