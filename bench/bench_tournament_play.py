@@ -1,8 +1,8 @@
 """A 64-player tournament played through simcord: 16 tables of 4, then 4, then the final,
 every seat a computer player (easy, no pause between steps; the host leaves once it has
 started). Printed: the wall time and the CPU seconds beside it (on a shared machine wall
-time counts others' work too), the clicks of a members' game played in another channel
-of the server meanwhile (median and p99: what the tournament costs everyone else), the
+time counts others' work too), each table-game change's latency (median and p99: a
+computer player's step takes the path of a member's click: lock, change, save, publish), the
 messages posted in the channel and in the tables' threads, and the bytes stored (the
 SQLite file with its WAL, and the tournament's own rows).
 """
@@ -22,17 +22,16 @@ from typing import Any
 import discord
 import simcord
 
-import cogs._edge
 from bot.app import DicePokerBot
-from bot.service import tournament_of
+from bot.service import GameService, tournament_of
 from bot.settings import Settings
 
 PLAYERS = 64
 MENTION = re.compile(r"<@!?(\d+)>")
 IDLE = 0.001  # simcord's settle polling (as bench_clicks: the figures measure the bot)
 _settle = simcord.Env._settle_internal
-# A click sent without waiting for the whole bot to be idle (it never is while 16 tables
-# play): the bot's own guard times each click from its start to its answer (`Clicks`).
+# The host's clicks are sent without waiting for the whole bot to be idle (it is not until
+# the tournament is over); each table-game change is timed inside the bot.
 QUICK: contextvars.ContextVar[bool] = contextvars.ContextVar("quick", default=False)
 
 
@@ -42,21 +41,6 @@ async def _fast_settle(self: simcord.Env, **options: Any) -> None:
         return
     options.setdefault("idle", IDLE)
     await _settle(self, **options)
-
-
-class Clicks:
-    """Stands in for the guard's click histogram: every click's seconds, by control."""
-
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, float]] = []
-        self.label = ""
-
-    def labels(self, label: str) -> Clicks:
-        self.label = label
-        return self
-
-    def observe(self, seconds: float) -> None:
-        self.seen.append((self.label, seconds * 1000))
 
 
 async def _until(check: Any, limit: float = 600.0) -> None:
@@ -79,50 +63,6 @@ def _ids(env: Any, message: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-async def _side_game(env: Any, channel: Any, members: list[Any], stop: asyncio.Event) -> None:
-    """Two members play yatzy by clicks (sent without waiting for the bot to be idle; each
-    waits for the turn message to change) until `stop`."""
-    QUICK.set(True)
-    by_id = {m.id: m for m in members}
-    while not stop.is_set():
-        await members[0].slash(channel, "poker new", rules="yatzy")
-        await _until(lambda: _has(env, channel.last_message, "join"))
-        lobby = channel.last_message
-        await members[1].click(lobby, custom_id=_ids(env, lobby)["join"]["custom_id"])
-        await members[0].click(lobby, custom_id=_ids(env, lobby)["start"]["custom_id"])
-        await _until(lambda: _turn(channel))
-        while not stop.is_set():
-            turn = channel.last_message
-            found = MENTION.search(turn.content or "") if turn is not None else None
-            if found is None:
-                break
-            player = by_id[int(found[1])]
-            item = _ids(env, turn).get("score")
-            if item is None or not item.get("options"):
-                break
-            before = _shown(env, turn)
-            await player.select(turn, [item["options"][0]["value"]], custom_id=item["custom_id"])
-            await _until(lambda t=turn, b=before: _changed(env, channel, t, b))
-
-
-def _shown(env: Any, message: Any) -> Any:
-    stored = env.backend.get_message(message.channel.id, message.id)
-    return (stored.content, repr(stored.components))
-
-
-async def _has(env: Any, message: Any, action: str) -> bool:
-    return message is not None and action in _ids(env, message)
-
-
-async def _turn(channel: Any) -> bool:
-    last = channel.last_message
-    return last is not None and MENTION.search(last.content or "") is not None
-
-
-async def _changed(env: Any, channel: Any, turn: Any, before: Any) -> bool:
-    return channel.last_message.id != turn.id or _shown(env, turn) != before
-
-
 async def _run(folder: Path) -> None:
     path = folder / "bench.sqlite3"
     settings = Settings(_env_file=None, dev_guild_id=None, database_path=path,  # type: ignore[call-arg]
@@ -131,16 +71,24 @@ async def _run(folder: Path) -> None:
     async with simcord.run(bot) as env:
         guild = env.create_guild("Bench")
         channel = guild.create_text_channel("night")
-        side = guild.create_text_channel("side")
-        host, ann, bob = (guild.add_member(env.create_user(n)) for n in ("host", "ann", "bob"))
+        host = guild.add_member(env.create_user("host"))
         message = (await host.slash(channel, "poker tournament new", rules="classic")).response
         for _ in range(PLAYERS - 1):
             select = _ids(env, message)["addbot"]
             await host.select(message, ["easy"], custom_id=select["custom_id"])
         tid = int(_ids(env, message)["start"]["custom_id"].split(":")[2])
         env.settle_timeout = 3600.0
-        clicks = Clicks()
-        cogs._edge.CLICK_SECONDS = clicks  # type: ignore[assignment]
+        changes: list[float] = []
+        apply = GameService.apply
+
+        async def timed(self: Any, *args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return await apply(self, *args, **kwargs)
+            finally:
+                changes.append((time.perf_counter() - began) * 1000)
+
+        GameService.apply = timed  # type: ignore[method-assign]
 
         async def state() -> str:
             return tournament_of(await bot.store.get_tournament(tid)).status  # type: ignore[union-attr]
@@ -150,12 +98,8 @@ async def _run(folder: Path) -> None:
         await host.click(message, custom_id=_ids(env, message)["start"]["custom_id"])
         await _until(lambda: _is(state, "playing"))
         await host.click(message, custom_id=_ids(env, message)["leave"]["custom_id"])
-        stop = asyncio.Event()
-        playing = asyncio.create_task(_side_game(env, side, [ann, bob], stop))
         await _until(lambda: _over(state), limit=3600.0)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        stop.set()
-        await playing
         QUICK.set(False)
         await env.settle()
         tn = tournament_of(await bot.store.get_tournament(tid))  # type: ignore[union-attr]
@@ -165,14 +109,14 @@ async def _run(folder: Path) -> None:
         in_threads = sum(len(h.history()) for h in channel.threads)
         await bot.close()
     stored = _bytes(folder)
-    ordered = sorted(ms for label, ms in clicks.seen if not label.startswith("tourn_"))
+    ordered = sorted(changes)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] if ordered else 0.0
     print(f"tournament #{tn.id}: {tn.status}, {len(tn.rounds)} rounds "
           f"({', '.join(str(len(r.tables)) for r in tn.rounds)} tables), champion {tn.champion}")
     print(f"wall {wall:.1f} s · CPU {cpu:.1f} s")
     median = statistics.median(ordered) if ordered else 0.0
-    print(f"clicks of a members' game meanwhile: {len(ordered)}, median {median:.1f} ms, "
-          f"p99 {p99:.1f} ms")
+    print(f"table-game changes (a computer's step takes a click's path: lock, change, save, "
+          f"publish): {len(ordered)}, median {median:.1f} ms, p99 {p99:.1f} ms")
     print(f"messages: {len(in_channel)} in the channel (+{notes} Discord thread notes), "
           f"{in_threads} in {len(channel.threads)} threads")
     print(f"bytes stored: {stored:,} (the SQLite file and its WAL, the side games included)")
