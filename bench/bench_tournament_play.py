@@ -119,7 +119,7 @@ async def _run(folder: Path) -> None:
           f"publish): {len(ordered)}, median {median:.1f} ms, p99 {p99:.1f} ms")
     print(f"messages: {len(in_channel)} in the channel (+{notes} Discord thread notes), "
           f"{in_threads} in {len(channel.threads)} threads")
-    print(f"bytes stored: {stored:,} (the SQLite file and its WAL, the side games included)")
+    print(f"bytes stored: {stored:,} (the SQLite file and its WAL)")
 
 
 def _bytes(folder: Path) -> int:
