@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 # The features, loaded by name in this order (each package's `setup(bot)` builds it on
 # `bot.services` and adds its cog and its `/poker` subcommands), then the command tree's
 # shared parts: the translator and the one error handler.
-EXTENSIONS = ("cogs.play", "cogs.league", "cogs.admin", "cogs.daily", "cogs._tree")
+EXTENSIONS = (
+    "cogs.play", "cogs.league", "cogs.admin", "cogs.daily", "cogs.tournament", "cogs._tree",
+)
 TREE_COG = "Commands"  # the edge's cog (cogs._tree) that answers the command tree's errors
 
 

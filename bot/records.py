@@ -59,7 +59,7 @@ def shard_of(guild_id: int | None, count: int) -> int:
 # in both databases, and anything else is refused before it reaches a query.
 ID_MAX = 2**63 - 1
 
-METRICS = ("wins", "net", "average", "best", "skill", "daily", "rating")
+METRICS = ("wins", "net", "average", "best", "skill", "daily", "rating", "tournaments")
 # Skill is only ranked for members with this many analysed games.
 SKILL_MIN_GAMES = 5
 TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX, TURN_TIMEOUT_DEFAULT = 30, 86400, 300
@@ -226,3 +226,47 @@ class GuildSettings:
     language: str | None = None
     scorecards: str = "turn"  # every turn, every round, or only the final standings
 
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+TOURNAMENT_STATUSES = ("signup", "playing", "finished", "cancelled")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament's row: its snapshot (`bot.match.tournament.Tournament.to_dict`), read
+    only through `Tournament.from_snapshot`, and the version every change bumps."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str  # TOURNAMENT_STATUSES
+    version: int
+    state: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """One member's outcome of a finished tournament (`bot.match.tournament.Outcome`),
+    written with its last action: what `/poker stats` and the `tournaments` board count."""
+
+    player_id: int
+    name: str
+    rounds: int
+    final: bool
+    place: int | None  # at the final table (None: not in it, or out before it ended)
+    champion: bool
+
+
+@dataclass(frozen=True)
+class TournamentStats:
+    """A member's tournaments in a server: played, won, final tables, best final place."""
+
+    played: int
+    wins: int
+    finals: int
+    best_place: int | None

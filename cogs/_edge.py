@@ -36,6 +36,8 @@ from db import GameStore
 log = logging.getLogger(__name__)
 
 NEEDED = ("view_channel", "send_messages", "embed_links")  # to run a game in a channel
+# What a tournament's tables need besides: a public thread each, posted in, archived and locked.
+THREADS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
 ROWS = frozenset(FACE) | frozenset(LOWER)
 
 
@@ -46,16 +48,22 @@ class MissingPermissions(GameError):  # noqa: N818 - a refusal, shown to the mem
         super().__init__("errors.missing_permissions", permissions=tuple(missing))
 
 
-def missing_permissions(permissions: discord.Permissions, channel: object | None) -> list[str]:
+def missing_permissions(
+    permissions: discord.Permissions, channel: object | None, *, threads: bool = False
+) -> list[str]:
     needed = list(NEEDED)
     if isinstance(channel, discord.Thread):
         needed[1] = "send_messages_in_threads"
+    if threads:  # a tournament's tables: their threads too
+        needed += [p for p in THREADS if p not in needed]
     return [p for p in needed if not getattr(permissions, p)]
 
 
-def check_permissions(interaction: discord.Interaction[Any]) -> None:
-    """Refuse before changing anything when the bot could not post the result."""
-    missing = missing_permissions(interaction.app_permissions, interaction.channel)
+def check_permissions(interaction: discord.Interaction[Any], *, threads: bool = False) -> None:
+    """Refuse before changing anything when the bot could not post the result (`threads`:
+    nor open, post in and close a tournament table's thread)."""
+    missing = missing_permissions(interaction.app_permissions, interaction.channel,
+                                  threads=threads)  # fmt: skip
     if missing:
         raise MissingPermissions(missing)
 

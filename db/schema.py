@@ -269,3 +269,41 @@ for _dialect in ("sqlite", "postgresql"):  # (DDL is %-formatted: refuse_change'
     for _sql in _guards(_dialect == "postgresql"):
         sa.event.listen(metadata, "after_create",
                         sa.DDL(_sql).execute_if(dialect=_dialect))  # type: ignore[no-untyped-call]
+
+
+# --- tournaments (bot/match/tournament.py) ---------------------------------------------------
+# A tournament: its snapshot and version, as a game's; its log of actions (append-only by the
+# store; `seq` is its key, so a change stored twice cannot be); which table game is whose (a
+# finished game finds its tournament); and what a finished one counts for each member.
+TOURNAMENT_ACTIVE = ("signup", "playing")
+tournaments = _table(
+    "tournaments", None,
+    Column("id", Id, sa.Identity(), primary_key=True), _c("guild_id", Id, null=True),
+    _c("channel_id", Id), _c("status", Text, server_default="signup"),
+    _c("version", Id, server_default=sa.text("0")), _c("state", Json),
+    _c("created_at", Moment), _c("updated_at", Moment), _c("finished_at", Moment, null=True),
+    CheckConstraint("status IN ('signup', 'playing', 'finished', 'cancelled')"),
+    _sqlite_check("json_valid(state)"),
+)
+_index("tournaments_active", tournaments, "id",
+       where=literally(tournaments.c.status, *TOURNAMENT_ACTIVE))
+tournament_actions = _table(
+    "tournament_actions", "tournament_id, seq",
+    _c("tournament_id", Id, sa.ForeignKey("tournaments.id")), _c("seq", Id, "seq >= 0"),
+    _c("payload", Json), _c("created_at", Moment), _sqlite_check("json_valid(payload)"),
+)
+tournament_games = _table(
+    "tournament_games", None,
+    Column("game_id", Id, sa.ForeignKey("games.id"), primary_key=True, autoincrement=False),
+    _c("tournament_id", Id, sa.ForeignKey("tournaments.id")),
+)
+tournament_results = _table(
+    "tournament_results", "tournament_id, player_id",
+    _c("tournament_id", Id, sa.ForeignKey("tournaments.id")), _c("player_id", Id),
+    _c("guild_id", Id), _c("rules", Text), _c("name", Text),
+    _c("rounds", sa.Integer, "rounds >= 0"),
+    _c("final", Flag), _c("place", sa.Integer, null=True), _c("champion", Flag),
+    _c("finished_at", Moment), *_flags("final", "champion"),
+)
+_index("tournament_results_board", tournament_results, "guild_id", "finished_at")
+_index("tournament_results_member", tournament_results, "guild_id", "player_id")

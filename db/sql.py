@@ -34,6 +34,9 @@ games, actions, results, ratings = tables.games, tables.actions, tables.results,
 standings, names, settings = tables.standings, tables.member_names, tables.guild_settings
 dailies, days, daily_standings = tables.daily_results, tables.daily_days, tables.daily_standings
 G, A, R, S = games.c, actions.c, results.c, settings.c
+tournaments, tournament_actions = tables.tournaments, tables.tournament_actions
+tournament_games, tournament_results = tables.tournament_games, tables.tournament_results
+T = tournaments.c
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -356,7 +359,7 @@ class Store:
         check_ids(guild_id=guild_id, member_id=member_id)
         check_counts(per_page=per_page)
         query, any_games = _BOARDS[metric, rules is not None]
-        scope = {"guild": guild_id, "rules": rules}
+        scope = {"guild": guild_id, "rules": rules, **_bounds(None, None)}
         page = min(max(page, 0), api.ID_MAX // per_page - 1)  # keeps the offsets in range
 
         def read(conn: Connection) -> tuple[int, list[Row[Any]], bool]:
@@ -533,6 +536,120 @@ class Store:
 
     def _remember(self, found: api.GuildSettings) -> api.GuildSettings:
         return found
+
+    # --- tournaments ------------------------------------------------------------------------
+
+    async def create_tournament(
+        self, *, guild_id: int | None, channel_id: int, state: dict[str, Any],
+        actions: Sequence[dict[str, Any]], now: datetime | None = None,
+    ) -> api.TournamentRecord:
+        """A new sign-up and its first actions, in one transaction."""
+        check_ids(guild_id=guild_id, channel_id=channel_id)
+        stamp = _now(now)
+
+        def work(conn: Connection) -> api.TournamentRecord:
+            row = conn.execute(sa.insert(tournaments).values(
+                guild_id=guild_id, channel_id=channel_id, status="signup", version=0,
+                state=state, created_at=stamp, updated_at=stamp).returning(*tournaments.c)).one()
+            _log_tournament(conn, row.id, 0, actions, stamp)
+            return _tournament(row)
+
+        return await self._db.run(work, transaction=True)
+
+    async def get_tournament(self, tournament_id: int) -> api.TournamentRecord | None:
+        check_ids(tournament_id=tournament_id)
+        query = select(tournaments).where(T.id == tournament_id)
+        row = await self._db.run(lambda c: c.execute(query).first())
+        return _tournament(row) if row else None
+
+    async def active_tournaments(self) -> list[api.TournamentRecord]:
+        query = select(tournaments).where(_TOURNAMENT_ACTIVE).order_by(T.id)
+        return [_tournament(r) for r in await self._db.run(lambda c: c.execute(query).all())]
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        check_ids(game_id=game_id)
+        c = tournament_games.c
+        query = select(c.tournament_id).where(c.game_id == game_id)
+        found = await self._db.run(lambda conn: conn.execute(query).scalar())
+        return None if found is None else int(found)
+
+    async def save_tournament(  # noqa: PLR0913 - the protocol's keyword arguments
+        self, tournament_id: int, *, expect_version: int, state: dict[str, Any],
+        status: str | None = None, actions: Sequence[dict[str, Any]] = (),
+        games: Sequence[int] = (), results: Sequence[api.TournamentResult] = (),
+        now: datetime | None = None,
+    ) -> api.TournamentRecord:
+        """Append `actions` after the log's end, replace the snapshot, bump the version, note
+        the table games it opened and, at its finish, each member's result: one transaction.
+        StaleVersion (nothing written) when another change was saved first: of two processes
+        advancing one round, one does."""
+        if status is not None and status not in api.TOURNAMENT_STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        check_ids(tournament_id=tournament_id)
+        check_counts(expect_version=expect_version)
+        for game_id in games:
+            check_ids(game_id=game_id)
+        for r in results:
+            check_ids(player_id=r.player_id)
+        stamp = _now(now)
+        ended = status in ("finished", "cancelled")
+
+        def work(conn: Connection) -> api.TournamentRecord:
+            changed = {"state": state, "version": T.version + 1, "updated_at": stamp}
+            if status is not None:
+                changed["status"] = status
+            if ended:
+                changed["finished_at"] = stamp
+            row = conn.execute(update(tournaments).where(
+                T.id == tournament_id, T.version == expect_version).values(changed)
+                .returning(*tournaments.c)).first()
+            if row is None:
+                stored = conn.execute(select(T.version).where(T.id == tournament_id)).scalar()
+                if stored is None:
+                    raise api.GameNotFound(tournament_id)
+                raise api.StaleVersion(tournament_id, expect_version, stored)
+            start = conn.execute(select(func.count()).where(
+                tournament_actions.c.tournament_id == tournament_id)).scalar() or 0
+            _log_tournament(conn, tournament_id, int(start), actions, stamp)
+            if games:
+                conn.execute(sa.insert(tournament_games), [
+                    {"game_id": g, "tournament_id": tournament_id} for g in games])
+            if results and row.guild_id is not None:
+                rules = str(state.get("rules", ""))
+                conn.execute(sa.insert(tournament_results), [
+                    {"tournament_id": tournament_id, "player_id": r.player_id,
+                     "guild_id": row.guild_id, "rules": rules, "name": r.name,
+                     "rounds": r.rounds, "final": r.final, "place": r.place,
+                     "champion": r.champion, "finished_at": stamp} for r in results])
+            return _tournament(row)
+
+        try:
+            return await self._db.run(work, transaction=True)
+        except IntegrityError:
+            # The log's next seq (or a game) was written by another change first.
+            stored = await self.get_tournament(tournament_id)
+            if stored is None:
+                raise
+            raise api.StaleVersion(tournament_id, expect_version, stored.version) from None
+
+    async def tournament_actions(self, tournament_id: int) -> list[dict[str, Any]]:
+        check_ids(tournament_id=tournament_id)
+        c = tournament_actions.c
+        query = select(c.payload).where(c.tournament_id == tournament_id).order_by(c.seq)
+        return list(await self._db.run(lambda conn: conn.execute(query).scalars()))
+
+    async def tournament_stats(
+        self, guild_id: int, member_id: int, *, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> api.TournamentStats:
+        """A member's finished tournaments in the server, in [since, until) if given."""
+        check_ids(guild_id=guild_id, member_id=member_id)
+        c = tournament_results.c
+        query = select(func.count(), func.sum(_one(c.champion)), func.sum(_one(c.final)),
+                       func.min(c.place)).where(c.guild_id == guild_id,
+                                                c.player_id == member_id, *_window(c))
+        row = (await self._db.run(lambda conn: conn.execute(query, _bounds(since, until)).one()))
+        return api.TournamentStats(int(row[0] or 0), int(row[1] or 0), int(row[2] or 0), row[3])
 
 
 # --- what a save writes, in its transaction -----------------------------------------------
@@ -797,7 +914,7 @@ def _board(metric: str, by_rules: bool) -> tuple[Select[Any], Select[Any]]:
     return page, select(sa.literal(1)).select_from(table).where(*scope).limit(1)
 
 
-_BOARDS = {(m, r): _board(m, r) for m in api.METRICS for r in (False, True)}
+_BOARDS = {(m, r): _board(m, r) for m in api.METRICS if m != "tournaments" for r in (False, True)}
 
 # The member's line of a day's board: counted in the board index's range (total DESC).
 _o, _d = dailies.alias("b").c, dailies.c
@@ -876,3 +993,64 @@ def _pg_save() -> Select[Any]:
 
 
 _PG_SAVE = _pg_save()
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+_TOURNAMENT_ACTIVE = literally(T.status, *tables.TOURNAMENT_ACTIVE)
+# A window [since, until) on a tournament's finish; no bound is the widest moments there are.
+_EARLIEST, _LATEST = datetime(1, 1, 2, tzinfo=UTC), datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def _tournament(row: Row[Any]) -> api.TournamentRecord:
+    return api.TournamentRecord(
+        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=row.status,
+        version=row.version, state=row.state, created_at=row.created_at,
+        updated_at=row.updated_at, finished_at=row.finished_at)
+
+
+def _log_tournament(conn: Connection, tournament_id: int, start: int,
+                    payloads: Sequence[dict[str, Any]], at: datetime) -> None:
+    if payloads:
+        conn.execute(sa.insert(tournament_actions), [
+            {"tournament_id": tournament_id, "seq": start + i, "payload": p, "created_at": at}
+            for i, p in enumerate(payloads)])
+
+
+def _one(flag: Any) -> Any:
+    return sa.case((flag == sa.true(), 1), else_=0)
+
+
+def _window(c: Any) -> list[Any]:
+    return [c.finished_at >= bindparam("since", type_=Moment),
+            c.finished_at < bindparam("until", type_=Moment)]
+
+
+def _bounds(since: datetime | None, until: datetime | None) -> dict[str, datetime]:
+    return {"since": _aware(since) or _EARLIEST, "until": _aware(until) or _LATEST}
+
+
+def _tournament_board(by_rules: bool) -> tuple[Select[Any], Select[Any]]:
+    """The `tournaments` board: tournaments won, then final tables reached, over the
+    tournaments finished in the window [since, until)."""
+    c, n = tournament_results.c, names.c
+    scope = [c.guild_id == bindparam("guild"), *_window(c)]
+    if by_rules:
+        scope.append(c.rules == bindparam("rules"))
+    wins, finals = func.sum(_one(c.champion)), func.sum(_one(c.final))
+    order = [wins.desc(), finals.desc()]
+    ranked = select(
+        c.player_id, func.count().label("games"), wins.label("value"),
+        finals.label("extra"), func.rank().over(order_by=order).label("rnk"),
+        func.row_number().over(order_by=[*order, c.player_id]).label("pos"),
+        func.count().over().label("n"),
+    ).where(*scope).group_by(c.player_id).subquery("ranked")
+    k = ranked.c
+    page = select(ranked, func.coalesce(n.name, "").label("name")).outerjoin(
+        names, sa.and_(n.guild_id == bindparam("guild"), n.player_id == k.player_id),
+    ).where(sa.or_(sa.and_(k.pos > bindparam("lo"), k.pos <= bindparam("hi")),
+                   k.player_id == bindparam("me"))).order_by(k.pos)
+    return page, select(sa.literal(1)).select_from(tournament_results).where(*scope).limit(1)
+
+
+_BOARDS.update({("tournaments", r): _tournament_board(r) for r in (False, True)})

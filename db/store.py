@@ -23,6 +23,7 @@ from bot.records import (  # noqa: F401 - re-exported
     OVERALL,
     SCORECARDS,
     SKILL_MIN_GAMES,
+    TOURNAMENT_STATUSES,
     TURN_TIMEOUT_DEFAULT,
     TURN_TIMEOUT_MAX,
     TURN_TIMEOUT_MIN,
@@ -41,6 +42,9 @@ from bot.records import (  # noqa: F401 - re-exported
     Shards,
     StoredRating,
     StoredResult,
+    TournamentRecord,
+    TournamentResult,
+    TournamentStats,
     shard_of,
 )
 
@@ -319,4 +323,43 @@ class GameStore(Protocol):
         self, guild_id: int, changes: dict[str, Any], *, now: datetime | None = None,
     ) -> GuildSettings:
         """Change some settings (the others keep their value); ValueError on a bad one."""
+        ...
+
+    # --- tournaments (bot.match.tournament: the snapshot and log are opaque here) ---------
+
+    async def create_tournament(
+        self, *, guild_id: int | None, channel_id: int, state: dict[str, Any],
+        actions: Sequence[dict[str, Any]], now: datetime | None = None,
+    ) -> TournamentRecord:
+        """A new sign-up with its first actions (the log's seq 0, 1, …)."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+
+    async def active_tournaments(self) -> list[TournamentRecord]:
+        """Every sign-up and tournament in play (start-up)."""
+        ...
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        """The tournament whose table `game_id` is (None: an ordinary game)."""
+        ...
+
+    async def save_tournament(
+        self, tournament_id: int, *, expect_version: int, state: dict[str, Any],
+        status: str | None = None, actions: Sequence[dict[str, Any]] = (),
+        games: Sequence[int] = (), results: Sequence[TournamentResult] = (),
+        now: datetime | None = None,
+    ) -> TournamentRecord:
+        """One change: actions appended, snapshot replaced, version bumped, the table games
+        it opened noted, and at the finish the members' results; StaleVersion when another
+        change was saved first (nothing written)."""
+        ...
+
+    async def tournament_actions(self, tournament_id: int) -> list[dict[str, Any]]: ...
+
+    async def tournament_stats(
+        self, guild_id: int, member_id: int, *, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> TournamentStats:
+        """The member's finished tournaments here (finished in [since, until) if given)."""
         ...

@@ -21,6 +21,7 @@ from bot.records import (
     GuildSettings,
     MemberStats,
     StoredRating,
+    TournamentStats,
 )
 from bot.strategy.rating import SCALE
 
@@ -33,7 +34,7 @@ NAME_MAX = 24  # names in history fields: keeps ten games inside one embed
 def value_text(metric: str, value: float, lang: str) -> str:
     """A metric's value as `lang` writes it: counts and scores whole, the others with two
     decimals (132,00 in ru and ro; one minus sign everywhere, as render's `number`)."""
-    if metric in ("wins", "best", "daily", "rating"):
+    if metric in ("wins", "best", "daily", "rating", "tournaments"):
         return number(round(value), lang)
     text = decimal(abs(value), lang, 2)
     if text.strip("0.,") == "":
@@ -67,6 +68,8 @@ def _line(row: BoardLine, metric: str, lang: str, *, me: bool = False) -> str:
         text = t("leaderboard.line_daily", lang, streak=round(row.extra or 0), **common)
     elif metric == "rating":
         text = t("leaderboard.line_rating", lang, spread=spread(row.extra or 0.0, lang), **common)
+    elif metric == "tournaments":
+        text = t("leaderboard.line_tournaments", lang, finals=round(row.extra or 0), **common)
     else:
         text = t("leaderboard.line", lang, **common)
     return f"**{text}**" if me else text
@@ -97,7 +100,7 @@ def board_embed(board: BoardPage, member_id: int, lang: str) -> Embed:
     footer = t("leaderboard.footer", lang, page=board.page + 1, pages=board.pages, n=board.ranked)
     if board.metric == "skill":
         footer += " · " + t("leaderboard.skill_note", lang, n=SKILL_MIN_GAMES)
-    elif board.metric in ("daily", "rating"):
+    elif board.metric in ("daily", "rating", "tournaments"):
         footer += " · " + t(f"leaderboard.{board.metric}_note", lang)
     embed.footer = footer
     return embed
@@ -143,12 +146,13 @@ def daily_text(blocks: Sequence[DailyStats], lang: str) -> str:
     return "\n".join(lines)
 
 
-def stats_embed(
+def stats_embed(  # noqa: PLR0913 - each part of a member's stats, by kind
     name: str,
     blocks: Sequence[MemberStats],
     lang: str,
     daily: Sequence[DailyStats] = (),
     ratings: Mapping[str, StoredRating] | None = None,
+    tournaments: TournamentStats | None = None,
 ) -> Embed:
     """The member's table games (overall, then per rule set) with their rating in each
     scope (`ratings`: by rule set, OVERALL for every rule set) and a daily dice line."""
@@ -159,6 +163,12 @@ def stats_embed(
         embed.add_field(label, stats_block(s, rated.get(s.rules or OVERALL), lang))
     if daily:
         embed.add_field(t("stats.daily_title", lang), daily_text(daily, lang))
+    if tournaments is not None and tournaments.played:
+        best = "—" if tournaments.best_place is None else number(tournaments.best_place, lang)
+        embed.add_field(t("stats.tournaments_title", lang), t(
+            "stats.tournaments_block", lang, played=number(tournaments.played, lang),
+            wins=number(tournaments.wins, lang), finals=number(tournaments.finals, lang),
+            best=best))
     return embed
 
 

@@ -20,6 +20,7 @@ from .results import seat_results
 from .services import Services
 from .settings import ServerSettings
 from .solutions import SolutionCache
+from .tournaments import TournamentPublisher, TournamentService, tournament_of
 
 __all__ = [
     "BestScores",
@@ -33,8 +34,11 @@ __all__ = [
     "ServerSettings",
     "Services",
     "SolutionCache",
+    "TournamentPublisher",
+    "TournamentService",
     "fingerprint",
     "match_of",
     "seat_results",
+    "tournament_of",
     "valid_id",
 ]

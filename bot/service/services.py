@@ -51,6 +51,14 @@ class Services:
         self.games.append(service)
         return service
 
+    def table_games(self) -> GameService[Any]:
+        """The table games' service (the play feature's, loaded first): a tournament's
+        tables are its games."""
+        found = next((s for s in self.games if s.kind == "table"), None)
+        if found is None:
+            raise RuntimeError("the table games' service is not built yet")
+        return found
+
     @staticmethod
     def of(client: object) -> Services:
         """The services the wiring put on `client` (a feature's `setup` reads them)."""

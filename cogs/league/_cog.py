@@ -59,11 +59,12 @@ async def stats(
         name = shown_name(target)
         numbers = await store.member_stats(guild_id, target.id)
         dailies = await store.daily_stats(guild_id, target.id)
-        if not numbers and not dailies:
+        tournaments = await store.tournament_stats(guild_id, target.id)
+        if not numbers and not dailies and not tournaments.played:
             raise GameError("stats.none", name=name)
         lang = await public_language(interaction, store)
         ratings = {r.rules: r for r in await store.ratings(guild_id, [target.id])}
-        embed = stats_embed(name, numbers, lang, dailies, ratings)
+        embed = stats_embed(name, numbers, lang, dailies, ratings, tournaments)
         extra: dict[str, Any] = {}
         if numbers:  # the chart of the last table games' scores
             recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)

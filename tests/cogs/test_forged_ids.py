@@ -107,6 +107,11 @@ async def test_every_forged_or_stale_id_of_every_prefix_gets_a_polite_private_an
         await ann.click(daily, custom_id=roll)
         dailies.append(int(roll.split(":")[2]))
     assert (await ann.slash(channel, "poker leaderboard")).acknowledged
+    # A tournament's sign-up (its buttons and computer-player select), then cancelled: its
+    # real ids are stale from then on.
+    signup = (await ann.slash(channel, "poker tournament new")).response
+    seen |= ids_shown(env, channel)
+    assert (await ann.click(signup, label=t("lobby.cancel"))).acknowledged
     seen |= ids_shown(env, channel)
 
     registered = [c for c in env.bot.controls if not getattr(c, "fallback", False)]
@@ -116,7 +121,7 @@ async def test_every_forged_or_stale_id_of_every_prefix_gets_a_polite_private_an
         assert shown, f"{control.__module__}.{control.__name__} never appeared: show it here"
         real[control] = shown[0]
     prefixes = {i.split(":")[0] for i in real.values()}
-    assert prefixes == {"poker", "daily", "league"}
+    assert prefixes == {"poker", "daily", "league", "tourn"}
 
     # A member of another server, who plays here too (the same user, elsewhere).
     elsewhere = env.create_guild("Elsewhere").create_text_channel("dice")
@@ -132,7 +137,7 @@ async def test_every_forged_or_stale_id_of_every_prefix_gets_a_polite_private_an
         for kind in sorted({seen[custom_id], BUTTON}):
             cases += [(cid, channel, forged, kind) for forged in forgeries(custom_id)]
             cases += [(twin, elsewhere, custom_id, kind), (cid, channel, custom_id, kind)]
-    odd = ("zzz:1:2", "poker", "league:board", "daily", "x" * 100)
+    odd = ("zzz:1:2", "poker", "league:board", "daily", "tourn", "tourn:join", "x" * 100)
     cases += [(cid, channel, custom_id, BUTTON) for custom_id in odd]
     answered = 0
     for who, where, custom_id, kind in cases:

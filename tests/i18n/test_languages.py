@@ -197,10 +197,15 @@ async def test_synced_commands_carry_their_translations(club):
         # /poker daily is a subcommand group: its play and board are checked as subcommands
         inner = {o.name: o for o in subcommands["daily"].options}
         assert set(inner) == {"play", "board"}
-        for name, sub in {**subcommands, **inner}.items():
+        # … and so is /poker tournament: its new and export, described under their own keys
+        tournament = {o.name: o for o in subcommands["tournament"].options}
+        assert set(tournament) == {"new", "export"}
+        checked = [(n, sub, f"commands.{n}") for n, sub in {**subcommands, **inner}.items()]
+        checked += [(n, sub, f"commands.tournament_{n}") for n, sub in tournament.items()]
+        for name, sub, described in checked:
             assert sub.name_localizations[locale] == names[f"commands.names.{name}"]
-            assert sub.description_localizations[locale] == names[f"commands.{name}"]
-            if name == "daily":
+            assert sub.description_localizations[locale] == names[described]
+            if name in ("daily", "tournament"):
                 continue
             for option in sub.options:
                 key = f"{name}_{option.name}"

@@ -82,10 +82,19 @@ def test_english_names_are_the_declared_names(the_tree):
     assert en[f"commands.names.{group.name}"] == group.name
     for command in group.walk_commands():  # the daily subgroup's commands too
         assert en[f"commands.names.{command.name}"] == command.name
-        assert en[f"commands.{command.name}"] == command.description
+        assert en[_key(command._locale_description, f"commands.{command.name}")] == (
+            command.description
+        )  # (a string declared under its own key: the tournament's new and export)
         for param in getattr(command, "parameters", ()):
             assert en[f"commands.names.{command.name}_{param.name}"] == param.name
-            assert en[f"commands.{command.name}_{param.name}"] == param.description
+            declared = param.locale_description
+            assert en[_key(declared, f"commands.{command.name}_{param.name}")] == (
+                param.description
+            )
+
+
+def _key(text: object, default: str) -> str:
+    return (getattr(text, "extras", None) or {}).get("key") or default
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -99,10 +108,14 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
     subs = list(payload["options"])
     group_type = discord.AppCommandOptionType.subcommand_group.value
     groups = [sub for sub in subs if sub["type"] == group_type]
-    assert [g["name"] for g in groups] == ["daily"]  # /poker daily play|board
-    for sub in [*subs, *(s for g in groups for s in g["options"])]:
+    # /poker daily play|board; /poker tournament new|export, described under their own keys
+    assert [g["name"] for g in groups] == ["daily", "tournament"]
+    described = [(s, f"commands.{s['name']}") for s in subs]
+    described += [(s, f"commands.{'' if g['name'] == 'daily' else 'tournament_'}{s['name']}")
+                  for g in groups for s in g["options"]]  # fmt: skip
+    for sub, key_of in described:
         assert sub["name_localizations"][locale] == cat[f"commands.names.{sub['name']}"]
-        assert sub["description_localizations"][locale] == cat[f"commands.{sub['name']}"]
+        assert sub["description_localizations"][locale] == cat[key_of]
         names = [sub["name_localizations"][locale]]
         if sub in groups:
             continue  # its options are its subcommands, checked as subcommands
