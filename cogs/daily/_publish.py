@@ -22,7 +22,7 @@ from bot.render import card_embed, summary_line
 from bot.render.daily import daily_turn_embed, header
 from bot.render.embed import Embed
 from bot.render.image import FILENAME, game_pngs
-from bot.service import NotShown
+from bot.service import NotShown, Pictures
 from cogs._edge import reply_language, to_discord
 from cogs._turn import family_view
 
@@ -60,17 +60,18 @@ def turn_fields(match: Match, lang: str, *, resumed: bool = False) -> dict[str, 
     }
 
 
-def card_fields(
-    match: Match, lang: str, *, pictures: bool, report: list[Embed] | None = None
+async def card_fields(
+    match: Match, lang: str, *, pictures: Pictures | None, report: list[Embed] | None = None
 ) -> dict[str, Any]:
     """The finished daily: `report` (when ready) above the member's card, as a picture
-    when the server has pictures on."""
+    drawn by `pictures` when the server has pictures on (its answer already deferred)."""
     game = match.require_game()
     embeds = list(report or [])
     files: list[discord.File] = []
     card = card_embed(game, game.players[0], match.names, match.id, lang)
-    if pictures:
-        for i, png in enumerate(game_pngs(game, match.names, match.id, lang, final=True)):
+    if pictures is not None:
+        pngs = await pictures.draw(game_pngs, game, match.names, match.id, lang, final=True)
+        for i, png in enumerate(pngs):
             name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
             files.append(discord.File(io.BytesIO(png), filename=name))
             embeds.append(Embed(title=card.title if i == 0 else None, image=f"attachment://{name}"))
@@ -94,7 +95,7 @@ class DailyPublisher:
             return after
         lang = reply_language(interaction)
         if after.status == "finished":
-            fields = card_fields(after, lang, pictures=False)
+            fields = await card_fields(after, lang, pictures=None)
             said = [summary_line(e, after.names, lang) for e in after.events]
             fields["content"] = "\n".join([*(s for s in said if s), t("daily.working", lang)])
         else:
