@@ -126,8 +126,9 @@ class DicePokerBot(commands.Bot):
         )
         for name in EXTENSIONS:
             await self.load_extension(name)
-        if settings.discord_token is not None:  # the offline harnesses start them on first use
-            services.pictures.prestart()
+        # The picture workers now (their forkserver loads the fonts, about a second once
+        # per process): the first picture then waits for no start-up.
+        services.pictures.prestart()
         if settings.metrics_port:
             self.health = HealthServer(self, store, services)
             await self.health.start(settings.metrics_port, settings.metrics_host)

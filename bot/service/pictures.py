@@ -11,8 +11,8 @@ arguments are records and pickle).
     task = pictures.start(game_pngs, ...)   # a click: its answer cannot wait long
     if await pictures.in_time(task): ...    # drawn within `budget`; else edit them in later
 
-The workers fork from a forkserver that has imported the renderer, and each loads the
-fonts once (`warm_up`) as it starts, so a worker replaced after a crash draws at once. A
+The workers fork from a forkserver that has loaded the fonts once (`bot.render.warm`):
+each starts with them in milliseconds, a worker replaced after a crash too. A
 worker that dies (killed, out of memory) breaks its pool: every picture it held fails
 with `BrokenProcessPool`, a new pool takes its place and each of them is drawn again,
 once. `workers=0` draws in a thread of the bot's process instead (where processes cannot
@@ -28,12 +28,11 @@ import functools
 import logging
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec, TypeVar
 
-from bot.render.image import warm_up
+from bot.render import worker
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +47,6 @@ BUDGET = 1.5
 def default_workers() -> int:
     """One worker per core the event loop leaves spare (at least one)."""
     return max(1, (os.cpu_count() or 1) - 1)
-
-
-def _worker_start() -> None:
-    """Each worker's initializer: Ctrl-C in a terminal reaches the whole process group,
-    and the bot's own stop ends the workers (no traceback of theirs); fonts loaded once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm_up()
 
 
 class PicturesClosedError(RuntimeError):
@@ -76,15 +68,15 @@ class Pictures:
             raise PicturesClosedError
         if self._pool is None:  # started on first use: a bot showing no pictures starts none
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["bot.render.image"])  # before its first start
+            context.set_forkserver_preload([worker.FONTS])  # before its first start
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_worker_start
+                max_workers=self.workers, mp_context=context, initializer=worker.start_worker
             )
         return self._pool
 
     def prestart(self) -> None:
-        """Start the workers now (a bot with a token, at start-up): the first pictures
-        then wait for no fork and no fonts."""
+        """Start the workers now (the wiring, at start-up): the first pictures then
+        wait for no forkserver, fork or fonts."""
         if self.workers > 0:
             pool = self._executor()
             for _ in range(self.workers):
@@ -95,16 +87,15 @@ class Pictures:
         call = functools.partial(fn, *args, **kwargs)
         if self.workers == 0:
             return await asyncio.to_thread(call)
-        loop = asyncio.get_running_loop()
         pool = self._executor()
         try:
-            return await loop.run_in_executor(pool, call)
+            return await asyncio.wrap_future(pool.submit(call))
         except BrokenProcessPool:
             if self._closed:
                 raise PicturesClosedError from None
             self._replace(pool)
             log.warning("a picture worker died: its picture is drawn again in a new one")
-        return await loop.run_in_executor(self._executor(), call)
+        return await asyncio.wrap_future(self._executor().submit(call))
 
     def start(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> asyncio.Task[T]:
         """`draw` as a task of its own, for `in_time`."""
