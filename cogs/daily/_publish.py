@@ -9,6 +9,7 @@ the finisher's.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -22,7 +23,7 @@ from bot.render import card_embed, summary_line
 from bot.render.daily import daily_turn_embed, header
 from bot.render.embed import Embed
 from bot.render.image import FILENAME, game_pngs
-from bot.service import NotShown, Pictures
+from bot.service import NotShown, Pictures, PicturesClosedError
 from cogs._edge import reply_language, to_discord
 from cogs._turn import family_view
 
@@ -69,13 +70,15 @@ async def card_fields(
     embeds = list(report or [])
     files: list[discord.File] = []
     card = card_embed(game, game.players[0], match.names, match.id, lang)
+    pngs: list[bytes] = []
     if pictures is not None:
-        pngs = await pictures.draw(game_pngs, game, match.names, match.id, lang, final=True)
-        for i, png in enumerate(pngs):
-            name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
-            files.append(discord.File(io.BytesIO(png), filename=name))
-            embeds.append(Embed(title=card.title if i == 0 else None, image=f"attachment://{name}"))
-    else:
+        with contextlib.suppress(PicturesClosedError):  # the bot stops: the text card
+            pngs = await pictures.draw(game_pngs, game, match.names, match.id, lang, final=True)
+    for i, png in enumerate(pngs):
+        name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
+        files.append(discord.File(io.BytesIO(png), filename=name))
+        embeds.append(Embed(title=card.title if i == 0 else None, image=f"attachment://{name}"))
+    if not pngs:
         embeds.append(card)
     return {"embeds": [to_discord(e) for e in embeds], "attachments": files, "view": None}
 
