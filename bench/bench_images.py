@@ -3,16 +3,33 @@ included, however many pictures it has; the chart of `/poker stats` too).
 
 Each sample is a different game, so the text cache sees new numbers as it would in a bot.
 The first message of a process also loads the fonts: it is reported on its own.
+
+Then the event loop while pictures are drawn (bot/service/pictures.py): the CPU the bot's
+own process spends per finished turn (its loop: `process_time` of this process, which
+also counts its threads) and the loop's lag (the worst delay of a 1 ms timer), with the
+pictures drawn on the loop (the bot before issue 21), in a thread, and in the worker
+pool; and the same lag while a hint, an analysis-sized run of hints and a day's
+hindsight run in their threads (`asyncio.to_thread`, as the bot runs them).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import os
 import random
 import statistics
 import time
+from collections.abc import Awaitable, Callable
+from datetime import date
+from pathlib import Path
 
 from bot.engine import Game, Pass, Score
+from bot.engine.daily import DailyDice
 from bot.render import chart, image
+from bot.service import Pictures
+from bot.strategy import advise, load
+from bot.strategy.hindsight import hindsight
 
 TARGET_MS = 50.0
 SAMPLES = 40
@@ -101,3 +118,86 @@ def main() -> None:
         verdict = "within" if value <= TARGET_MS else "OVER"
         print(f"worst {label} p95 {value:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
     print("(wall time on a busy machine also counts other processes; CPU time does not)")
+    asyncio.run(_loop_figures())
+
+
+TURNS = 20  # finished turns, each with an 8-player table's three pictures
+
+
+async def _lagging(work: Callable[[], Awaitable[object]]) -> tuple[float, float, float]:
+    """`work` alone (this process's CPU s, wall s), then again with a 1 ms timer beside it
+    (its worst lag ms: the timer's own CPU is not counted)."""
+    loop = asyncio.get_running_loop()
+    cpu, wall = time.process_time(), time.perf_counter()
+    await work()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    worst, done = 0.0, False
+
+    async def tick() -> None:
+        nonlocal worst
+        while not done:
+            due = loop.time() + 0.001
+            await asyncio.sleep(0.001)
+            worst = max(worst, loop.time() - due)
+
+    ticker = loop.create_task(tick())
+    await asyncio.sleep(0.01)
+    await work()
+    done = True
+    await ticker
+    return worst * 1000, cpu, wall
+
+
+async def _loop_figures() -> None:
+    games = [_game("yatzy", 8, 100 + seed) for seed in range(TURNS)]
+    names = {n: n for n in NAMES}
+
+    async def on_loop() -> None:
+        for game in games:
+            image.game_pngs(game, names, 1, "hi")
+            await asyncio.sleep(0)  # the next click's turn
+
+    async def through(pictures: Pictures) -> None:
+        for game in games:
+            await pictures.draw(image.game_pngs, game, names, 1, "hi")
+
+    thread, pool = Pictures(0), Pictures()
+    await pool.draw(int)  # the worker started (the bot starts it at start-up)
+    await through(thread)  # and this process's fonts loaded
+    cases: list[tuple[str, Callable[[], Awaitable[object]]]] = [
+        ("on the loop (before)", on_loop),
+        ("in a thread (PICTURE_WORKERS=0)", lambda: through(thread)),
+        (f"in the pool ({pool.workers} worker(s), the default)", lambda: through(pool)),
+    ]
+    print(f"the loop while {TURNS} finished turns draw their pictures (yatzy, 8 players, hi):")
+    for label, work in cases:
+        lag, cpu, wall = await _lagging(work)
+        print(
+            f"  {label:40} loop CPU {cpu / TURNS * 1000:5.1f} ms a turn, wall {wall:5.2f} s"
+            f" (CPU {cpu:5.2f} s), worst 1 ms-timer lag {lag:6.1f} ms"
+        )
+    await pool.close()
+    await thread.close()
+    await _thread_figures()
+
+
+async def _thread_figures() -> None:
+    """The hint, an analysis and the hindsight in their threads: the loop's lag (GIL)."""
+    table = load("classic", Path(os.environ.get("STRATEGY_DIR", "data/strategy")))
+    jobs: list[tuple[str, Callable[[], object]]] = []
+    if table is not None:
+        game = _game("classic", 2, 1)
+        start = Game.new("classic", game.players)
+        thrown, _ = start.apply(start.draw(start.player, random.Random(1)))
+        jobs.append(("a hint (advise, classic)", lambda: advise(table, thrown)))
+        jobs.append(
+            ("200 hints (an analysis' size)", lambda: [advise(table, thrown) for _ in range(200)])
+        )
+    else:
+        print("  (no classic table in data/strategy: `python -m bot solve classic` for the hint)")
+    dice = DailyDice(b"bench_images: a fixed secret ...", date(2025, 1, 1), "classic")
+    jobs.append(("a day's hindsight (classic)", lambda: hindsight(dice)))
+    print("the loop while a strategy job runs in a thread (asyncio.to_thread):")
+    for label, job in jobs:
+        lag, cpu, wall = await _lagging(functools.partial(asyncio.to_thread, job))
+        print(f"  {label:40} wall {wall:6.2f} s (CPU {cpu:5.2f} s), worst lag {lag:6.1f} ms")

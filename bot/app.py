@@ -16,8 +16,7 @@ from bot.engine import DiceSource
 from bot.health import HealthServer
 from bot.housekeeping import FullCollections
 from bot.metrics import SAVE_SECONDS
-from bot.render.image import warm_up
-from bot.service import ServerSettings, Services, SolutionCache
+from bot.service import Pictures, ServerSettings, Services, SolutionCache
 from bot.settings import Settings
 from db import GameStore, open_store
 
@@ -125,12 +124,13 @@ class DicePokerBot(commands.Bot):
             on_save=SAVE_SECONDS.observe,
             bot_pause=settings.bot_pause,
             daily_secret=settings.daily_secret_bytes,
+            pictures=Pictures(settings.picture_workers),
         )
         for name in EXTENSIONS:
             await self.load_extension(name)
-        # Load the picture fonts now: the first scorecard picture then takes no longer
-        # than the others (once per process; later bots find them loaded).
-        warm_up()
+        # The picture workers now (their forkserver loads the fonts, about a second once
+        # per process): the first picture then waits for no start-up.
+        services.pictures.prestart()
         if settings.metrics_port:
             self.health = HealthServer(self, store, services)
             await self.health.start(settings.metrics_port, settings.metrics_host)
@@ -159,6 +159,7 @@ class DicePokerBot(commands.Bot):
                 self.collections.stop()
             if self.services is not None:
                 self.services.solutions.close()
+                await self.services.pictures.close()
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()

@@ -11,6 +11,7 @@ from bot.engine.daily import MIN_SECRET_BYTES
 from bot.records import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_PICTURE_WORKERS = 64  # more would only queue on the cores (and each holds its fonts)
 BOT_PAUSE_MAX = 60.0  # seconds: longer, and a computer player's turn would look stuck
 
 
@@ -111,6 +112,17 @@ class Settings(BaseSettings):
         if self.strategy_precompute is not None:
             return self.strategy_precompute
         return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+
+    # Processes drawing the pictures (bot/service/pictures.py). Unset: one per core the
+    # event loop leaves spare, at least one; 0: in a thread of the bot's own process.
+    picture_workers: int | None = None
+
+    @field_validator("picture_workers")
+    @classmethod
+    def _workers(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= MAX_PICTURE_WORKERS:
+            raise ValueError(f"it must be a number of processes from 0 to {MAX_PICTURE_WORKERS}")
+        return value
 
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps (0 in tests)
 

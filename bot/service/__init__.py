@@ -1,7 +1,8 @@
 """The one place that changes games (no Discord, no SQL driver): `GameService` (the cache,
 the per-game locks and `apply`: lock → who may → version → change → one save → publisher
 → observers), the dailies and the day's best score, what a finish stores (results and
-ratings), the servers' settings as the games read them, and the strategy tables. Handed
+ratings), the servers' settings as the games read them, the strategy tables and the
+pictures' worker processes. Handed
 its store, clock, settings and each feature's publisher by the wiring (`Services`)."""
 
 from .best import BestScores
@@ -16,6 +17,7 @@ from .games import (
     match_of,
     valid_id,
 )
+from .pictures import Pictures, PicturesClosedError
 from .results import seat_results
 from .services import Services
 from .settings import ServerSettings
@@ -29,6 +31,8 @@ __all__ = [
     "GameService",
     "NotShown",
     "Observer",
+    "Pictures",
+    "PicturesClosedError",
     "Publisher",
     "RepostTooSoon",
     "ServerSettings",

@@ -1,6 +1,6 @@
 """What the wiring (`bot/app.py`) hands every feature: the store, the servers' settings,
-the strategy tables, the dice and the clock, and a `GameService` for each feature's kind
-of game, built on them with the feature's own publisher.
+the strategy tables, the pictures' workers, the dice and the clock, and a `GameService`
+for each feature's kind of game, built on them with the feature's own publisher.
 
 The features are discord.py extensions loaded by name; each one's `setup(bot)` finds these
 on the bot (`Services.of(bot)`), so the wiring never imports a feature.
@@ -18,6 +18,7 @@ from bot.records import Shards
 from db import GameStore
 
 from .games import GameService, Publisher, V
+from .pictures import Pictures
 from .settings import ServerSettings
 from .solutions import SolutionCache
 
@@ -33,6 +34,8 @@ class Services:
     on_save: Callable[[float], None] = lambda _seconds: None  # each save's seconds (metrics)
     bot_pause: float = 0.8  # seconds between a computer seat's visible steps
     daily_secret: bytes | None = None  # DAILY_SECRET, else the store keeps one
+    # Where every picture is drawn (worker processes); the wiring closes it at stop.
+    pictures: Pictures = field(default_factory=lambda: Pictures(0))
     games: list[GameService[Any]] = field(default_factory=list)  # every service built
     # Each feature's own dependencies, by name, where its controls find them.
     features: dict[str, object] = field(default_factory=dict)

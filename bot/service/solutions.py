@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -52,16 +50,11 @@ from bot.strategy import (
     path_for,
     save,
 )
+from bot.strategy.worker import start_worker
 
 log = logging.getLogger(__name__)
 
 PRECOMPUTE_ORDER: tuple[str, ...] = BY_SPEED  # fastest first
-
-
-def _lower_priority() -> None:
-    """The worker's initializer: on a small machine the bot's own process comes first."""
-    with contextlib.suppress(OSError):  # not permitted: same priority, still another core
-        os.nice(10)
 
 
 class _ClosedError(Exception):
@@ -186,7 +179,7 @@ class SolutionCache:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=start_worker,
             )
         names = [n for n in (PRECOMPUTE_ORDER if order is None else order) if n in EXACT]
         thread = threading.Thread(
@@ -271,7 +264,7 @@ class SolutionCache:
                 self._tables[rules] = job.result()
             else:
                 self._failed.add(rules)
-        if isinstance(error, _ClosedError):
+        if isinstance(error, _ClosedError) or (error is not None and self._closed):
             log.info("strategy table for %s: not computed (shutting down)", rules)
         elif error is not None:
             log.error("strategy table for %s failed", rules, exc_info=error)

@@ -31,7 +31,7 @@ async def setup(bot: commands.Bot) -> None:
         secret=services.daily_secret,
     )
     best = BestScores(dailies, store)
-    finisher = DailyFinish(bot, dailies, best, settings, services.solutions)
+    finisher = DailyFinish(bot, dailies, best, settings, services.solutions, services.pictures)
     dailies.games.subscribe(finisher)
     deps = DailyDeps(dailies, best, store, settings, services.solutions, finisher)
     services.features[FEATURE] = deps  # where its controls find it (DailyDeps.of)

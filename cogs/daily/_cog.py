@@ -25,7 +25,7 @@ from bot.match import Match, rules_or_default
 from bot.records import DailyBest, DailyBoard
 from bot.render.daily import CARDS_SHOWN, board_embed, day_text
 from bot.render.image import FILENAME, scorecard_pngs
-from bot.service import match_of
+from bot.service import Services, match_of
 from cogs._edge import (
     caller_of,
     check_permissions,
@@ -169,7 +169,10 @@ async def board(
         if cards is not None and (await deps.settings.fresh(guild_id)).images:
             title = t("daily_board.title", lang, rules=rules_name(rules, lang), day=day_text(when))
             top = [(names.get(c.name, c.name), c) for c in cards.cards[:CARDS_SHOWN]]
-            pngs = scorecard_pngs(cards.rules, top, lang, title=title, final=True)
+            pictures = Services.of(interaction.client).pictures  # answer deferred: no budget
+            pngs = await pictures.draw(
+                scorecard_pngs, cards.rules, top, lang, title=title, final=True
+            )
             files = [discord.File(io.BytesIO(pngs[0]), filename=FILENAME)] if pngs else []
             if files:
                 embed.fields.clear()  # the picture replaces the text table

@@ -21,7 +21,7 @@ import discord
 from bot.engine import Game, parse_action
 from bot.match import Match
 from bot.render.daily import Analysed, Report, public_line, report_embed
-from bot.service import BestScores, Dailies, ServerSettings, SolutionCache
+from bot.service import BestScores, Dailies, Pictures, ServerSettings, SolutionCache
 from bot.strategy.analysis import analyse
 from cogs._edge import reply_language
 
@@ -33,13 +33,14 @@ FORGET_AFTER = 600.0  # seconds a report nobody collected is kept
 
 
 class DailyFinish:
-    def __init__(
+    def __init__(  # noqa: PLR0913 - what a finish reads, judges, draws and posts with
         self,
         client: discord.Client,
         dailies: Dailies[Any],
         best: BestScores,
         settings: ServerSettings,
         solutions: SolutionCache,
+        pictures: Pictures,
     ) -> None:
         self.client = client
         self.dailies = dailies
@@ -47,6 +48,7 @@ class DailyFinish:
         self.store = dailies.store
         self.settings = settings
         self.solutions = solutions
+        self.pictures = pictures
         self._reports: dict[int, asyncio.Task[Report]] = {}
 
     # --- the observer -------------------------------------------------------------------
@@ -164,8 +166,10 @@ class DailyFinish:
     async def fields(self, match: Match, lang: str) -> dict[str, Any]:
         """The report and the card, as the member's message shows them."""
         report = await self.report_of(match)
-        pictures = (await self.settings.fresh(match.guild_id)).images
-        return card_fields(match, lang, pictures=pictures, report=[report_embed(report, lang)])
+        images = (await self.settings.fresh(match.guild_id)).images
+        pictures = self.pictures if images else None
+        report_ = [report_embed(report, lang)]
+        return await card_fields(match, lang, pictures=pictures, report=report_)
 
     async def deliver(self, interaction: discord.Interaction[Any], match: Match) -> None:
         fields = await self.fields(match, reply_language(interaction))

@@ -9,6 +9,7 @@ the finisher's.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -22,7 +23,7 @@ from bot.render import card_embed, summary_line
 from bot.render.daily import daily_turn_embed, header
 from bot.render.embed import Embed
 from bot.render.image import FILENAME, game_pngs
-from bot.service import NotShown
+from bot.service import NotShown, Pictures, PicturesClosedError
 from cogs._edge import reply_language, to_discord
 from cogs._turn import family_view
 
@@ -60,21 +61,24 @@ def turn_fields(match: Match, lang: str, *, resumed: bool = False) -> dict[str, 
     }
 
 
-def card_fields(
-    match: Match, lang: str, *, pictures: bool, report: list[Embed] | None = None
+async def card_fields(
+    match: Match, lang: str, *, pictures: Pictures | None, report: list[Embed] | None = None
 ) -> dict[str, Any]:
     """The finished daily: `report` (when ready) above the member's card, as a picture
-    when the server has pictures on."""
+    drawn by `pictures` when the server has pictures on (its answer already deferred)."""
     game = match.require_game()
     embeds = list(report or [])
     files: list[discord.File] = []
     card = card_embed(game, game.players[0], match.names, match.id, lang)
-    if pictures:
-        for i, png in enumerate(game_pngs(game, match.names, match.id, lang, final=True)):
-            name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
-            files.append(discord.File(io.BytesIO(png), filename=name))
-            embeds.append(Embed(title=card.title if i == 0 else None, image=f"attachment://{name}"))
-    else:
+    pngs: list[bytes] = []
+    if pictures is not None:
+        with contextlib.suppress(PicturesClosedError):  # the bot stops: the text card
+            pngs = await pictures.draw(game_pngs, game, match.names, match.id, lang, final=True)
+    for i, png in enumerate(pngs):
+        name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
+        files.append(discord.File(io.BytesIO(png), filename=name))
+        embeds.append(Embed(title=card.title if i == 0 else None, image=f"attachment://{name}"))
+    if not pngs:
         embeds.append(card)
     return {"embeds": [to_discord(e) for e in embeds], "attachments": files, "view": None}
 
@@ -94,7 +98,7 @@ class DailyPublisher:
             return after
         lang = reply_language(interaction)
         if after.status == "finished":
-            fields = card_fields(after, lang, pictures=False)
+            fields = await card_fields(after, lang, pictures=None)
             said = [summary_line(e, after.names, lang) for e in after.events]
             fields["content"] = "\n".join([*(s for s in said if s), t("daily.working", lang)])
         else:

@@ -22,8 +22,9 @@ from bot.i18n import t
 from bot.match import Match
 from bot.records import METRICS
 from bot.render.chart import scores_chart_png
+from bot.render.embed import Embed
 from bot.render.league import history_embed, stats_embed
-from bot.service import match_of
+from bot.service import Services, match_of
 from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
 
 from ._board import BoardPager, answer_board
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 RULE_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{n}"), value=n) for n in RULESETS]
 METRIC_CHOICES = [app_commands.Choice(name=t(f"commands.choices.{m}"), value=m) for m in METRICS]
 CHART_GAMES = 20
+CHART = "scores.png"
 HISTORY_PER_PAGE = 10
 
 
@@ -65,21 +67,32 @@ async def stats(
         lang = await public_language(interaction, store)
         ratings = {r.rules: r for r in await store.ratings(guild_id, [target.id])}
         embed = stats_embed(name, numbers, lang, dailies, ratings, tournaments)
-        extra: dict[str, Any] = {}
-        if numbers:  # the chart of the last table games' scores
+        pictures = Services.of(interaction.client).pictures
+        drawing = None
+        if numbers:  # the chart of the last table games' scores, drawn in a worker
             recent = await store.recent_scores(guild_id, target.id, CHART_GAMES)
-            png = scores_chart_png(
+            drawing = pictures.start(
+                scores_chart_png,
                 [r.total for r in recent],
                 won=[r.rank == 1 for r in recent],
                 title=t("stats.chart_title", lang, name=name, n=len(recent)),
                 average_label=t("stats.chart_average", lang),
                 lang=lang,
             )
-            embed.image = "attachment://scores.png"
-            extra["file"] = discord.File(io.BytesIO(png), filename="scores.png")
+        extra: dict[str, Any] = {}
+        if drawing is not None and await pictures.in_time(drawing):
+            extra["file"] = _chart(embed, drawing.result())
         await interaction.response.send_message(
             embed=to_discord(embed), allowed_mentions=discord.AllowedMentions.none(), **extra
         )
+        if drawing is not None and not extra:  # late: the chart follows by an edit
+            file = _chart(embed, await drawing)
+            await interaction.edit_original_response(embed=to_discord(embed), attachments=[file])
+
+
+def _chart(embed: Embed, png: bytes) -> discord.File:
+    embed.image = f"attachment://{CHART}"
+    return discord.File(io.BytesIO(png), filename=CHART)
 
 
 @app_commands.command(name="history", description=t("commands.history"))

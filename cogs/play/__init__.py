@@ -23,7 +23,7 @@ from ._via import Notice, Via
 
 async def setup(bot: commands.Bot) -> None:
     services = Services.of(bot)
-    publisher = DiscordPublisher(bot, services.settings)
+    publisher = DiscordPublisher(bot, services.settings, services.pictures)
     deps = PlayDeps(
         services.game_service(publisher, kind="table"),
         services.store,

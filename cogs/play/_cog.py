@@ -276,6 +276,7 @@ class PlayCog(commands.Cog, name=COG_NAME):
     async def cog_unload(self) -> None:
         await self.computers.stop()
         await self.analysis.stop()
+        await self.publisher.stop()
         self.timers.stop()
         self.bot.remove_dynamic_items(*CONTROLS.values(), self._unknown)
 

@@ -11,12 +11,18 @@ commit per click), so after a restart, or when Discord refused to tell the id, t
 live message may be unknown. It is then found again — the message clicked, else the
 game's controls in the channel's recent messages — and any other copy with live controls
 is retired, so later changes update it rather than leave it looking alive.
+
+Pictures are drawn in worker processes (`bot.service.Pictures`); a click waits for them at
+most the pool's budget (1.5 s), then its message goes out with the text table and the
+pictures follow by an edit of that message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,7 +42,7 @@ from bot.render import (
 )
 from bot.render.embed import Embed, safe
 from bot.render.image import FILENAME, game_pngs
-from bot.service import NotShown, ServerSettings
+from bot.service import NotShown, Pictures, PicturesClosedError, ServerSettings
 from cogs._edge import NEEDED, missing_permissions, to_discord
 
 from ._controls import PREFIX, version_shown
@@ -54,9 +60,25 @@ TURN_ACTIONS = ("hold", "roll", "score", "pass", "card", "hint")
 class DiscordPublisher:
     """The table service's publisher (`bot.service.Publisher[Via]`)."""
 
-    def __init__(self, client: discord.Client, settings: ServerSettings) -> None:
+    def __init__(
+        self, client: discord.Client, settings: ServerSettings, pictures: Pictures
+    ) -> None:
         self.client = client
         self.settings = settings
+        self.pictures = pictures
+        self._late: dict[int, asyncio.Task[None]] = {}  # message id → its pictures' edit
+
+    @property
+    def late(self) -> list[asyncio.Task[None]]:
+        """The edits still to bring pictures that were not ready in time."""
+        return list(self._late.values())
+
+    async def stop(self) -> None:
+        """The bot stops: pictures still on their way are not shown."""
+        late = self.late
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
 
     # --- the service's calls ------------------------------------------------------------
 
@@ -133,15 +155,18 @@ class DiscordPublisher:
         """Add the post-game analysis to the final standings (posted before it was ready)."""
         if match.final_message_id is None or match.game is None:
             return
+        late = self._late.get(match.final_message_id)
+        if late is not None:  # its pictures first: that edit would drop the analysis
+            await asyncio.wait({late})
         standings = standings_embed(match.game, match.names, match.id, match.lang)
         standings.add_field(name, value)
-        settings = await self._settings(match)
-        card, _ = self._scorecard(match, settings, final=True)
-        if settings.images:  # the pictures stay attached; the embeds point at them again
-            standings.image, card = card[0].image, card[1:]
-        embeds = [to_discord(e) for e in [standings, *card]]
+        drawing = self._drawing(match, await self._settings(match), final=True)
+        pngs = await _drawn(match, drawing) if drawing is not None else None
+        fields = self._final_fields(match, standings, pngs)
+        if pngs is None:
+            fields.pop("attachments")  # whatever the message carries stays
         try:
-            await self._edit(match, match.final_message_id, None, embeds=embeds)
+            await self._edit(match, match.final_message_id, None, **fields)
         except discord.HTTPException as exc:
             log.warning("game %s: could not add the analysis: %r", match.id, exc)
 
@@ -221,53 +246,123 @@ class DiscordPublisher:
         if notice is not None:
             lines.insert(0, notice.text(after))
         summary = " ".join(line for line in lines if line)
-        embeds: list[Embed] = []
-        files: list[discord.File] = []
         round_over = before.game is not None and game.round != before.game.round
-        if after.shows_scorecard(settings.scorecards, round_over=round_over):
-            # The round this turn was played in: its last turn has already begun the next.
-            played = before.game.round if before.game is not None else game.round
-            embeds, files = self._scorecard(after, settings, final=False, round_no=played)
-        fields: dict[str, Any] = {
-            "content": summary,
-            "embeds": [to_discord(e) for e in embeds],
-            "attachments": files,
-            "view": None,
-        }
-        if not await self._edit(after, turn_id, interaction, **fields):
+        shown = after.shows_scorecard(settings.scorecards, round_over=round_over)
+        # The round this turn was played in: its last turn has already begun the next.
+        played = before.game.round if before.game is not None else game.round
+        # Both sets of pictures start at once; each message waits for its own.
+        drawing = self._drawing(after, settings, final=False, round_no=played) if shown else None
+        final_drawing = self._drawing(after, settings, final=True) if game.finished else None
+
+        def summary_fields(pngs: list[bytes] | None) -> dict[str, Any]:
+            if not shown:
+                return {"embeds": [], "attachments": []}
+            embeds, files = self._scorecard(after, pngs, round_no=played)
+            return {"embeds": [to_discord(e) for e in embeds], "attachments": files}
+
+        pngs = await self._in_time(after, drawing)
+        fields = {"content": summary, **summary_fields(pngs), "view": None}
+        summary_id = turn_id if await self._edit(after, turn_id, interaction, **fields) else None
+        if summary_id is None:
             fields.pop("view")
             fields["files"] = fields.pop("attachments")
-            await self._send(after, **fields)
+            summary_id = (await self._send(after, **fields)).id
+        if drawing is not None and pngs is None:
+            self._follow(after, summary_id, drawing, summary_fields)
         if game.finished:
             standings = standings_embed(game, after.names, after.id, after.lang)
-            card, pictures = self._scorecard(after, settings, final=True)
-            if pictures:  # the first picture in the standings themselves
-                standings.image, card = card[0].image, card[1:]
-            final = await self._send(
-                after, embeds=[to_discord(e) for e in [standings, *card]], files=pictures
-            )
+            pngs = await self._in_time(after, final_drawing)
+            fields = self._final_fields(after, standings, pngs)
+            fields["files"] = fields.pop("attachments")
+            final = await self._send(after, **fields)
+            if final_drawing is not None and pngs is None:
+                again = lambda p: self._final_fields(after, standings, p)  # noqa: E731
+                self._follow(after, final.id, final_drawing, again)
             return replace(after, turn_message_id=None, final_message_id=final.id)
         return await self._post_turn(after, settings)
 
+    def _final_fields(
+        self, match: Match, standings: Embed, pngs: list[bytes] | None
+    ) -> dict[str, Any]:
+        """The final standings with the table's final card (`pngs`: as pictures)."""
+        card, files = self._scorecard(match, pngs)
+        if files:  # the first picture in the standings themselves
+            standings = replace(standings, image=card[0].image)
+            card = card[1:]
+        return {"embeds": [to_discord(e) for e in [standings, *card]], "attachments": files}
+
     def _scorecard(
-        self, match: Match, settings: GuildSettings, *, final: bool, round_no: int | None = None
+        self,
+        match: Match,
+        pngs: list[bytes] | None,
+        *,
+        round_no: int | None = None,
     ) -> tuple[list[Embed], list[discord.File]]:
-        """The table's scorecard: pictures (one embed each) when the server wants them,
-        else the code-block tables; `round_no` the round it closes (default: the game's)."""
+        """The table's scorecard: `pngs` (one embed each) when drawn, else the code-block
+        tables; `round_no` the round it closes (default: the game's)."""
         game = match.require_game()
         card = scorecard_embed(game, match.names, match.id, match.lang, round_no=round_no)
-        if not settings.images:
+        if not pngs:
             return [card], []
         embeds, files = [], []
-        pngs = game_pngs(game, match.names, match.id, match.lang, final=final, round_no=round_no)
         for i, png in enumerate(pngs):
             name = FILENAME if i == 0 else f"{i + 1}-{FILENAME}"
             files.append(discord.File(io.BytesIO(png), filename=name))
             embeds.append(Embed(image=f"attachment://{name}"))
-        if embeds:  # the picture replaces the tables, not the scorecard's title and footer
-            first = embeds[0]
-            first.title, first.colour, first.footer = card.title, card.colour, card.footer
+        # The picture replaces the tables, not the scorecard's title and footer.
+        first = embeds[0]
+        first.title, first.colour, first.footer = card.title, card.colour, card.footer
         return embeds, files
+
+    # --- pictures ------------------------------------------------------------------------
+
+    def _drawing(
+        self, match: Match, settings: GuildSettings, *, final: bool, round_no: int | None = None
+    ) -> asyncio.Task[list[bytes]] | None:
+        """The table's pictures, started in the pool, when the server shows pictures."""
+        if not settings.images:
+            return None
+        game = match.require_game()
+        return self.pictures.start(
+            game_pngs, game, match.names, match.id, match.lang, final=final, round_no=round_no
+        )
+
+    async def _in_time(
+        self, match: Match, drawing: asyncio.Task[list[bytes]] | None
+    ) -> list[bytes] | None:
+        """The pictures if drawn within the pool's budget, else None (the text goes out;
+        `_follow` brings them, unless drawing them failed)."""
+        if drawing is None or not await self.pictures.in_time(drawing):
+            return None
+        return await _drawn(match, drawing)
+
+    def _follow(
+        self,
+        match: Match,
+        message_id: int,
+        drawing: asyncio.Task[list[bytes]],
+        fields: Callable[[list[bytes]], dict[str, Any]],
+    ) -> None:
+        """When `drawing` is done, edit its pictures into the message sent without them."""
+        if drawing.done():  # it failed (logged): the text stays
+            return
+
+        async def edit() -> None:
+            pngs = await _drawn(match, drawing)
+            if pngs is None:
+                return
+            try:
+                await self._edit(match, message_id, None, **fields(pngs))
+            except discord.HTTPException as exc:
+                log.warning("game %s: the late pictures were not shown: %r", match.id, exc)
+
+        task = asyncio.get_running_loop().create_task(edit(), name=f"pictures-{message_id}")
+        self._late[message_id] = task
+        task.add_done_callback(lambda done: self._forget(message_id, done))
+
+    def _forget(self, message_id: int, task: asyncio.Task[None]) -> None:
+        if self._late.get(message_id) is task:
+            del self._late[message_id]
 
     async def _post_turn(
         self, match: Match, settings: GuildSettings, *, opening: bool = False
@@ -503,6 +598,17 @@ def _changed(fields: dict[str, Any], shown: discord.Message) -> dict[str, Any]:
     if "content" not in kept:
         kept.pop("allowed_mentions", None)
     return kept
+
+
+async def _drawn(match: Match, drawing: asyncio.Task[list[bytes]]) -> list[bytes] | None:
+    """What `drawing` drew, or None when it failed (logged: the text table stays)."""
+    try:
+        return await drawing
+    except PicturesClosedError:  # the bot is stopping
+        return None
+    except Exception:
+        log.exception("game %s: the scorecard pictures failed", match.id)
+        return None
 
 
 def _shows(message: Any, game: int, actions: tuple[str, ...]) -> bool:

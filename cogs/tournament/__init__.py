@@ -21,7 +21,7 @@ from ._publish import TournamentPublisher
 
 async def setup(bot: commands.Bot) -> None:
     services = Services.of(bot)
-    publisher = TournamentPublisher(bot, services.settings)
+    publisher = TournamentPublisher(bot, services.settings, services.pictures)
     service = TournamentService(services.store, services.table_games(), publisher=publisher,
                                 clock=services.clock, dice=services.dice)  # fmt: skip
     deps = TournamentDeps(service, services.settings, services.dice)

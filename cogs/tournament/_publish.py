@@ -18,7 +18,7 @@ from bot.match.tournament import Table, Tournament
 from bot.render.bracket import FILENAME, bracket_pngs
 from bot.render.embed import Embed
 from bot.render.tournament import thread_name, tournament_embed, welcome
-from bot.service import ServerSettings
+from bot.service import Pictures, ServerSettings
 from cogs._edge import to_discord
 
 from ._controls import tournament_view
@@ -29,9 +29,12 @@ ARCHIVE_AFTER = 1440  # minutes: a day (a table is closed by hand when it finish
 class TournamentPublisher:
     """The tournament service's publisher (`bot.service.TournamentPublisher`)."""
 
-    def __init__(self, client: discord.Client, settings: ServerSettings) -> None:
+    def __init__(
+        self, client: discord.Client, settings: ServerSettings, pictures: Pictures
+    ) -> None:
         self.client = client
         self.settings = settings
+        self.pictures = pictures  # the bracket is drawn in a worker, off the event loop
 
     async def fields(self, tn: Tournament) -> dict[str, Any]:
         """The tournament message as it shows `tn` (for a send or an edit)."""
@@ -44,7 +47,8 @@ class TournamentPublisher:
         embeds = [tournament_embed(tn, tn.lang, links)]
         files = []
         if settings is not None and settings.images and tn.rounds:
-            for n, png in enumerate(bracket_pngs(tn, tn.lang), 1):
+            # Not within a click's 3 s: the service acknowledged the click already.
+            for n, png in enumerate(await self.pictures.draw(bracket_pngs, tn, tn.lang), 1):
                 name = FILENAME.format(n=n)
                 files.append(discord.File(io.BytesIO(png), filename=name))
                 picture = Embed()

@@ -232,6 +232,8 @@ async def test_a_daily_picture_shows_a_score_not_standings(casino, monkeypatch):
 
     monkeypatch.setattr(image, "layout", spy)
     env, guild, channel, (ann, _, _) = casino
+    # Drawn in a thread of this process, where the spy is (a worker process has none).
+    monkeypatch.setattr(env.bot.services.pictures, "workers", 0)
     await env.bot.store.update_settings(guild.id, {"images": True})
     message = await start(ann, channel)
     game_id = game_of(message)

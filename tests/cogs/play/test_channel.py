@@ -115,6 +115,8 @@ async def test_a_turns_scorecard_names_the_round_just_played(
 
     monkeypatch.setattr(image, "scorecard_pngs", spy)
     env, channel, players = await game_of_three(table, scorecards)
+    # Drawn in a thread of this process, where the spy is (a worker process has none).
+    monkeypatch.setattr(env.bot.services.pictures, "workers", 0)
     await env.bot.store.update_settings(channel.guild.id, {"images": images})
     for _ in range(7):  # two rounds of three, and the first turn of the third
         await play_turn(env, channel, players, rolls=1)

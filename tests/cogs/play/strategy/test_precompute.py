@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,3 +171,33 @@ async def test_closing_during_a_long_computation_ends_the_worker_cleanly(cache_d
     assert "not computed (shutting down)" in caplog.text
     assert "cannot schedule new futures" not in caplog.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("order", [("yatzy",)])
+async def test_ctrl_c_reaches_the_worker_and_the_stop_stays_quiet(cache_dir, table, caplog):
+    """Ctrl-C in a terminal signals the whole process group: the worker leaves the stop
+    to the bot (no KeyboardInterrupt traceback of its, no failed table logged)."""
+    env, _channel, _ann, _bob, _cid = table
+    tables = env.bot.play.solutions
+    await _until(lambda: any(_ignores_ctrl_c(p.pid) for p in _workers(tables)))
+    workers = _workers(tables)
+    caplog.set_level(logging.INFO)
+    for process in workers:
+        os.kill(process.pid, signal.SIGINT)
+    await asyncio.sleep(0.5)  # the signal's delivery (nothing timed: the worker ignores it)
+    assert all(p.is_alive() for p in workers)
+    assert tables.status("yatzy") == "loading"
+    await env.bot.close()
+    assert not any(p.is_alive() for p in workers)
+    assert "not computed (shutting down)" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def _ignores_ctrl_c(pid: int | None) -> bool:
+    """Has the worker's initializer run (SIGINT in the ignored set of /proc's status)?"""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    ignored = next(line for line in status.splitlines() if line.startswith("SigIgn:"))
+    return bool(int(ignored.split()[1], 16) & (1 << (signal.SIGINT - 1)))
