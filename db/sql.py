@@ -1,14 +1,11 @@
 """The store, written once for SQLite and PostgreSQL (SQLAlchemy Core over db/schema.py).
 
 Each method checks its input, then runs one function of a `Connection` through its
-`Database` (db/engine.py): on SQLite's own thread, or on a pooled PostgreSQL connection.
-What is plain Python (a board's page clamped to the pages there are, a day's ranks, the
-totals over every rule set, what a finish adds to the standings) is decided here, above
-the SQL, once. The statements of a click are module constants run on the driver
-(`engine.direct`, `Database.fetch`); the others go through SQLAlchemy's execute. Two
-things differ by dialect, each measured (bench store) and named: `SqliteStore` caches the
-server settings (one process owns the file) and `PostgresStore._save` writes a plain save
-in ONE statement (a round trip instead of four).
+`Database` (db/engine.py). Plain Python decisions (a board's page clamped, a day's ranks,
+the totals over every rule set, what a finish adds to the standings) are made here, once.
+Dialect-specific, each measured (bench store): `SqliteStore` caches the server settings
+(one process owns the file); `PostgresStore._save` writes a plain save in ONE statement
+(a round trip instead of four).
 """
 
 from __future__ import annotations
