@@ -1,16 +1,17 @@
 """How the store's statements reach each database, and the migrations at start-up.
 
 A store method is a function of one SQLAlchemy `Connection` (db/sql.py); a `Database` runs
-it. Two fast paths, each measured (save of one action and a snapshot, bench store; the
-stores before SQLAlchemy, 603e7e6, save in 0.34–0.48 ms on SQLite, 0.99–1.10 on PostgreSQL):
+it. Two fast paths, each measured by the save of one action and a snapshot (bench store;
+medians of runs in one sitting on a shared machine; the stores before SQLAlchemy, 603e7e6:
+0.33–0.53 ms on SQLite, 0.99–1.10 ms on PostgreSQL):
 
 * SQLite: the stdlib driver on a thread of its own (`_Thread`), a whole call ONE trip
-  there: 0.36–0.38 ms. SQLAlchemy's `sqlite+aiosqlite` makes several trips a statement:
-  1.7–2.9 ms, even with one connection held. WAL, foreign keys, synchronous=FULL.
+  there: 0.32–0.57 ms. SQLAlchemy's `sqlite+aiosqlite` makes trips a statement: 1.7–3.2
+  ms, one connection held or not. (An executor instead of `_Thread`: +0.03 ms.)
 * The click's statements (a save, its actions, a game, the settings) compiled by
-  SQLAlchemy once and run on the driver (`direct`, `Database.fetch`): SQLAlchemy's
-  execution layer, compiled cache on, adds ~0.05 ms a statement on SQLite (a save 0.45–0.60
-  ms) and ~0.3 ms of CPU a PostgreSQL save (1.0–1.45 ms instead of 0.6–1.0).
+  SQLAlchemy once and run on the driver (`direct`, `Database.fetch`). SQLAlchemy's
+  execution layer, its compiled cache on, costs ~0.05 ms a statement on SQLite (a save
+  0.45–0.61 ms) and ~0.3 ms of CPU a PostgreSQL save (0.88–1.45 ms instead of 0.61–1.03).
 
 PostgreSQL otherwise: asyncpg under SQLAlchemy's asyncio engine and pool (`run_sync`), in
 autocommit unless a call asks for a transaction.
