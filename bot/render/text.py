@@ -321,6 +321,13 @@ def card_embed(game: Game, player: str, names: Mapping[str, str], game_id: int, 
 
 def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: str) -> Embed:
     standings = sorted(game.standings(), key=lambda s: (s.rank, game.players.index(s.name)))
+    title = t("final.title", lang, rules=rules_name(game.rules.name, lang))
+    if len(standings) == 1:  # alone at the end: nobody's average to be measured against
+        (s,) = standings
+        total = number(s.totals.total, lang)
+        line = t("final.solo_line", lang, name=_name(names, s.name), total=total)
+        footer = t("final.solo_footer", lang, game=game_id)
+        return Embed(title=title, description=line, colour=GOLD, footer=footer)
     lines = [
         t(
             "final.line",
@@ -334,7 +341,7 @@ def standings_embed(game: Game, names: Mapping[str, str], game_id: int, lang: st
     ]
     average = sum(s.totals.total for s in standings) / len(standings)
     return Embed(
-        title=t("final.title", lang, rules=rules_name(game.rules.name, lang)),
+        title=title,
         description="\n".join(lines),
         colour=GOLD,
         footer=t("final.footer", lang, game=game_id, average=number(average, lang)),

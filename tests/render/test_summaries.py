@@ -6,7 +6,8 @@ import pytest
 
 from bot.engine import Game, Leave, Roll, Score
 from bot.i18n import LANGUAGES, t
-from bot.render import summary_line
+from bot.render import standings_embed, summary_line
+from bot.render.text import number
 
 NAMES = {"1": "Ann", "2": "Bob"}
 
@@ -42,3 +43,22 @@ def test_hindi_scratches_a_row_in_the_feminine():
     line = summary_line(event, NAMES, "hi")
     assert f"**{t('rows.poker', 'hi')}** पंक्ति काटी" in line
     assert "काटा" not in line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_standings_of_one_player_measure_against_nobody(lang: str):
+    """A game that ended with one player shows their total, not a settlement "against
+    the average" of one; two or more still do."""
+    alone = Game.new("classic", ["1"]).apply(Leave("1"))[0]
+    solo = standings_embed(alone, NAMES, 7, lang)
+    (mine,) = alone.standings()
+    total = number(mine.totals.total, lang)  # a leaver's unfilled rows count against them
+    assert solo.description == t("final.solo_line", lang, name="Ann", total=total)
+    assert solo.footer == t("final.solo_footer", lang, game=7)
+    pair = Game.new("classic", ["1", "2"])
+    for who in ("1", "2"):
+        pair = pair.apply(Leave(who))[0]
+    both = standings_embed(pair, NAMES, 7, lang)
+    assert both.description.count("\n") == 1
+    average = number(sum(s.totals.total for s in pair.standings()) / 2, lang)
+    assert both.footer == t("final.footer", lang, game=7, average=average)
