@@ -7,9 +7,16 @@ from __future__ import annotations
 import asyncio
 import importlib
 import inspect
+import os
 import pkgutil
 import sys
+import time
 from pathlib import Path
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def main(argv: list[str]) -> int:
@@ -23,9 +30,14 @@ def main(argv: list[str]) -> int:
     for name in chosen:
         print(f"== {name[6:]} ==", flush=True)
         entry = importlib.import_module(f"bench.{name}").main
+        began, cpu = time.perf_counter(), _cpu()
         result = entry(options) if options else entry()
         if inspect.isawaitable(result):
             asyncio.run(result)  # type: ignore[arg-type]
+        # CPU beside wall time: on a shared machine a slow wall time with little CPU is a
+        # busy neighbour, not this code.
+        print(f"({name[6:]}: {time.perf_counter() - began:.1f} s wall, {_cpu() - cpu:.1f} s "
+              "CPU of this process and the children it waited for)", flush=True)
     return 0
 
 

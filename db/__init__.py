@@ -10,44 +10,19 @@ from __future__ import annotations
 
 import sqlalchemy.exc
 
+from bot.records import (  # isort: skip (the names, not one a line)
+    ID_MAX, KINDS, METRICS, OVERALL, SCORECARDS, SKILL_MIN_GAMES, TURN_TIMEOUT_DEFAULT,
+    TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, BoardLine, BoardPage, DailyBest, DailyBoard, DailyLine,
+    DailyStats, FinishedGame, GameRecord, GuildSettings, MemberStats, RatingChange, SeatResult,
+    Shards, StoredRating, StoredResult, shard_of,
+)
+
+from .store import (  # isort: skip
+    ActionConflict, ChannelBusy, DailyTaken, GameNotFound, GameStore, StaleRating, StaleVersion,
+    StoreError, check_ids,
+)
 from .engine import SchemaError, head
 from .sql import PostgresStore, SqliteStore
-from .store import (
-    ID_MAX,
-    KINDS,
-    METRICS,
-    OVERALL,
-    SCORECARDS,
-    SKILL_MIN_GAMES,
-    TURN_TIMEOUT_DEFAULT,
-    TURN_TIMEOUT_MAX,
-    TURN_TIMEOUT_MIN,
-    ActionConflict,
-    BoardLine,
-    BoardPage,
-    ChannelBusy,
-    DailyBest,
-    DailyBoard,
-    DailyLine,
-    DailyStats,
-    DailyTaken,
-    FinishedGame,
-    GameNotFound,
-    GameRecord,
-    GameStore,
-    GuildSettings,
-    MemberStats,
-    RatingChange,
-    SeatResult,
-    Shards,
-    StaleRating,
-    StaleVersion,
-    StoredRating,
-    StoredResult,
-    StoreError,
-    check_ids,
-    shard_of,
-)  # fmt: skip
 from .url import DEFAULT_URL, DatabaseUrlError, parse, sqlite_url
 
 

@@ -1,22 +1,20 @@
 """How the store's statements reach each database, and the migrations at start-up.
 
-A store method is a plain function of one SQLAlchemy `Connection` (db/sql.py); a
-`Database` runs it. This is where the drivers differ, and all they differ in:
+A store method is a function of one SQLAlchemy `Connection` (db/sql.py); a `Database` runs
+it. Two fast paths, each measured by the save of one action and a snapshot (bench store;
+medians of runs in one sitting on a shared machine; the stores before SQLAlchemy, 603e7e6:
+0.33–0.53 ms on SQLite, 0.99–1.10 ms on PostgreSQL):
 
-* SQLite: one connection (the stdlib driver, `sqlite+pysqlite`) on a thread of its own;
-  a whole call is ONE trip to that thread. SQLAlchemy's aiosqlite adapter makes three or
-  four trips a statement, each ~0.1 ms of loop time, when a commit's fsync is ~0.25 ms (a
-  save took 0.86 ms so, 0.25 ms this way, measured before the change). WAL, foreign keys,
-  synchronous=FULL.
-* PostgreSQL: asyncpg under SQLAlchemy's asyncio engine and pool; a call runs on a pooled
-  connection (`run_sync`), in autocommit unless it asks for a transaction (BEGIN and
-  COMMIT are two more round trips). SQLAlchemy's pool arms no idle timer (asyncpg's own
-  pool armed one at every release: commit 588a08e) and resets a connection at no cost when
-  no transaction is open.
+* SQLite: the stdlib driver on a thread of its own (`_Thread`), a whole call ONE trip
+  there: 0.32–0.57 ms. SQLAlchemy's `sqlite+aiosqlite` makes trips a statement: 1.7–3.2
+  ms, one connection held or not. (An executor instead of `_Thread`: +0.03 ms.)
+* The click's statements (a save, its actions, a game, the settings) compiled by
+  SQLAlchemy once and run on the driver (`direct`, `Database.fetch`). SQLAlchemy's
+  execution layer, its compiled cache on, costs ~0.05 ms a statement on SQLite (a save
+  0.45–0.61 ms) and ~0.3 ms of CPU a PostgreSQL save (0.88–1.45 ms instead of 0.61–1.03).
 
-The statements of a click (a save, a snapshot's message ids, a game, the settings) are
-compiled by SQLAlchemy once and run on the driver itself (`direct`, `Database.fetch`):
-SQLAlchemy's execution layer costs a statement about what SQLite takes to run it.
+PostgreSQL otherwise: asyncpg under SQLAlchemy's asyncio engine and pool (`run_sync`), in
+autocommit unless a call asks for a transaction.
 """
 
 from __future__ import annotations
@@ -60,10 +58,8 @@ class SchemaError(StoreError):
 
 
 class _Compiled:
-    """A statement compiled once for a dialect, with SQLAlchemy's own conversions of its
-    parameters and its columns, for the driver to run: how the statements of a click run.
-    SQLAlchemy's execution layer costs a statement as much as SQLite takes to run it (bench
-    store: +0.15 ms, a save twice the old store's); its compiler and its types are kept."""
+    """A statement compiled once for a dialect, with SQLAlchemy's conversions of its
+    parameters and columns, for the driver to run (module docstring: why)."""
 
     def __init__(self, statement: Any, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)

@@ -1,22 +1,20 @@
 """The store, written once for SQLite and PostgreSQL (SQLAlchemy Core over db/schema.py).
 
 Each method checks its input, then runs one function of a `Connection` through its
-`Database` (db/engine.py): on SQLite's own thread, or on a pooled PostgreSQL connection.
-What is plain Python (a board's page clamped to the pages there are, a day's ranks, the
-totals over every rule set, what a finish adds to the standings) is decided here, above
-the SQL, once. The statements of a click are module constants run on the driver
-(`engine.direct`, `Database.fetch`); the others go through SQLAlchemy's execute. Two
-things differ by dialect, each measured (bench store) and named: `SqliteStore` caches the
-server settings (one process owns the file) and `PostgresStore._save` writes a plain save
-in ONE statement (a round trip instead of four).
+`Database` (db/engine.py). Plain Python decisions (a board's page clamped, a day's ranks,
+the totals over every rule set, what a finish adds to the standings) are made here, once.
+Dialect-specific, each measured (bench store): `SqliteStore` caches the server settings
+(one process owns the file); `PostgresStore._save` writes a plain save in ONE statement
+(a round trip instead of four).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, Row, Select, bindparam, func, select, update
@@ -37,6 +35,7 @@ G, A, R, S = games.c, actions.c, results.c, settings.c
 tournaments, tournament_actions = tables.tournaments, tables.tournament_actions
 tournament_games, tournament_results = tables.tournament_games, tables.tournament_results
 T = tournaments.c
+Rec = TypeVar("Rec")
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -96,24 +95,14 @@ _HISTORY = select(games).where(G.guild_id == bindparam("guild"), FINISHED).order
     G.updated_at.desc(), G.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
 
 
-def _record(row: Row[Any]) -> api.GameRecord:
-    return api.GameRecord(
-        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, rules=row.rules,
-        status=row.status, version=row.version, state=row.state, created_at=row.created_at,
-        updated_at=row.updated_at, deadline=row.deadline, kind=row.kind, day=row.day,
-        member_id=row.member_id)
+def _made(record: type[Rec]) -> Callable[[Row[Any]], Rec]:
+    """A record made from a row's columns of the same names."""
+    names = [f.name for f in fields(record)]  # type: ignore[arg-type]
+    return lambda row: record(**{n: getattr(row, n) for n in names})
 
 
-def _result(row: Row[Any]) -> api.StoredResult:
-    return api.StoredResult(
-        game_id=row.game_id, seat=row.seat, guild_id=row.guild_id, rules=row.rules,
-        player_id=row.player_id, name=row.name, is_bot=row.is_bot, total=row.total,
-        rank=row.rank, settlement=row.settlement, ev_loss=row.ev_loss,
-        duration_s=row.duration_s, finished_at=row.finished_at)
-
-
-def _settings(row: Row[Any]) -> api.GuildSettings:
-    return api.GuildSettings(**{f: getattr(row, f) for f in ("guild_id", *api.SETTINGS_FIELDS)})
+_record, _result = _made(api.GameRecord), _made(api.StoredResult)
+_settings = _made(api.GuildSettings)
 
 
 def _refusal(conn: Connection, game_id: int, expect_version: int,
@@ -148,8 +137,10 @@ def _given(game_id: int, acts: Sequence[tuple[int, dict[str, Any]]]) -> dict[int
 class Store:
     """The game store over a `Database`: `db.open_store(url)` opens the right one."""
 
-    def __init__(self, database: engine.Database) -> None:
+    def __init__(self, database: engine.Database, *, cached: bool = False) -> None:
         self._db = database
+        # The server settings, read every turn, when one process owns the database.
+        self._cache: dict[int, api.GuildSettings] | None = {} if cached else None
 
     async def close(self) -> None:
         await self._db.close()
@@ -256,10 +247,7 @@ class Store:
         results: Sequence[api.SeatResult] = (), deadline: datetime | None = None,
         now: datetime | None = None, ratings: Sequence[api.RatingChange] = (),
     ) -> api.GameRecord:
-        """Append `actions`, replace the snapshot and deadline, bump the version: one
-        transaction, which at a finish also writes the results, the standings, the names
-        and the ratings (StaleRating, nothing written, for one computed from a rating that
-        is no longer the stored one)."""
+        """(At a finish the transaction also writes the standings and the names.)"""
         if status is not None and status not in api.STATUSES:
             raise ValueError(f"unknown status {status!r}")
         check_ids(game_id=game_id)
@@ -507,9 +495,7 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> api.GuildSettings:
         check_ids(guild_id=guild_id)
-
-        found = self._cached(guild_id)
-        if found is not None:
+        if self._cache is not None and (found := self._cache.get(guild_id)) is not None:
             return found
         rows = await self._db.fetch(_SETTINGS, {"guild": guild_id})
         return self._remember(_settings(rows[0]) if rows else api.GuildSettings(guild_id))
@@ -531,10 +517,10 @@ class Store:
 
         return await self._db.run(work)
 
-    def _cached(self, guild_id: int) -> api.GuildSettings | None:  # noqa: ARG002
-        return None  # PostgreSQL: another process may change them at any moment
-
     def _remember(self, found: api.GuildSettings) -> api.GuildSettings:
+        """(Called on SQLite's thread: the cache is written in commit order.)"""
+        if self._cache is not None:
+            self._cache[found.guild_id] = found
         return found
 
     # --- tournaments ------------------------------------------------------------------------
@@ -933,23 +919,11 @@ _DAILY_MINE = select(
 
 class SqliteStore(Store):
     """The embedded default: `await SqliteStore.open(path)` (":memory:" works too). One
-    process owns the file, so the server settings (read every turn) are cached; the cache
-    is written on the connection's thread, so in commit order."""
-
-    def __init__(self, database: engine.Database) -> None:
-        super().__init__(database)
-        self._cache: dict[int, api.GuildSettings] = {}
+    process owns the file, so the server settings are cached."""
 
     @classmethod
     async def open(cls, path: object) -> SqliteStore:
-        return cls(await engine.SqliteDatabase.open(str(path)))
-
-    def _cached(self, guild_id: int) -> api.GuildSettings | None:
-        return self._cache.get(guild_id)
-
-    def _remember(self, found: api.GuildSettings) -> api.GuildSettings:
-        self._cache[found.guild_id] = found
-        return found
+        return cls(await engine.SqliteDatabase.open(str(path)), cached=True)
 
 
 class PostgresStore(Store):

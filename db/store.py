@@ -16,36 +16,12 @@ from typing import Any, Protocol
 
 # The records are defined once, below the store and everything above it (bot/records.py);
 # the stores import them from here as before.
-from bot.records import (  # noqa: F401 - re-exported
-    ID_MAX,
-    KINDS,
-    METRICS,
-    OVERALL,
-    SCORECARDS,
-    SKILL_MIN_GAMES,
-    TOURNAMENT_STATUSES,
-    TURN_TIMEOUT_DEFAULT,
-    TURN_TIMEOUT_MAX,
-    TURN_TIMEOUT_MIN,
-    BoardLine,
-    BoardPage,
-    DailyBest,
-    DailyBoard,
-    DailyLine,
-    DailyStats,
-    FinishedGame,
-    GameRecord,
-    GuildSettings,
-    MemberStats,
-    RatingChange,
-    SeatResult,
-    Shards,
-    StoredRating,
-    StoredResult,
-    TournamentRecord,
-    TournamentResult,
-    TournamentStats,
-    shard_of,
+from bot.records import (  # noqa: F401  # isort: skip (re-exported)
+    ID_MAX, KINDS, METRICS, OVERALL, SCORECARDS, SKILL_MIN_GAMES, TURN_TIMEOUT_DEFAULT,
+    TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, BoardLine, BoardPage, DailyBest, DailyBoard, DailyLine,
+    DailyStats, FinishedGame, GameRecord, GuildSettings, MemberStats, RatingChange, SeatResult,
+    Shards, StoredRating, StoredResult, TOURNAMENT_STATUSES, TournamentRecord, TournamentResult,
+    TournamentStats, shard_of,
 )
 
 ACTIVE_STATUSES = ("lobby", "playing")
@@ -56,12 +32,20 @@ class StoreError(Exception):
     """Base class of the store's domain errors."""
 
 
-class ChannelBusy(StoreError):  # noqa: N818 (the agreed interface)
-    """The channel already has a lobby or a game in play."""
+class _GameError(StoreError):
+    """A refusal about one game; `said` is its message, formatted with the arguments."""
+
+    said = ""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"channel already has active game {game_id}")
+        super().__init__(self.said.format(game_id))
         self.game_id = game_id
+
+
+class ChannelBusy(_GameError):  # noqa: N818 (the agreed interface)
+    """The channel already has a lobby or a game in play."""
+
+    said = "channel already has active game {}"
 
 
 class StaleVersion(StoreError):  # noqa: N818 (the agreed interface)
@@ -69,32 +53,24 @@ class StaleVersion(StoreError):  # noqa: N818 (the agreed interface)
 
     def __init__(self, game_id: int, expected: int, actual: int) -> None:
         super().__init__(f"game {game_id} is at version {actual}, not {expected}")
-        self.game_id = game_id
-        self.expected = expected
-        self.actual = actual
+        self.game_id, self.expected, self.actual = game_id, expected, actual
 
 
-class DailyTaken(StoreError):  # noqa: N818 (named like the other refusals)
+class DailyTaken(_GameError):  # noqa: N818 (named like the other refusals)
     """The member already has a daily game of this rule set on this day."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"the member already has daily game {game_id}")
-        self.game_id = game_id
+    said = "the member already has daily game {}"
 
 
-class StaleRating(StoreError):  # noqa: N818 (named like StaleVersion)
+class StaleRating(_GameError):  # noqa: N818 (named like StaleVersion)
     """A rating changed since it was read (another game of the player finished first):
     nothing was written; read the ratings again and recompute."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id}: a player's rating changed since it was read")
-        self.game_id = game_id
+    said = "game {}: a player's rating changed since it was read"
 
 
-class GameNotFound(StoreError, LookupError):  # noqa: N818 (the agreed interface)
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"no game {game_id}")
-        self.game_id = game_id
+class GameNotFound(_GameError, LookupError):  # noqa: N818 (the agreed interface)
+    said = "no game {}"
 
 
 class ActionConflict(StoreError):  # noqa: N818 (the agreed interface)
@@ -102,8 +78,7 @@ class ActionConflict(StoreError):  # noqa: N818 (the agreed interface)
 
     def __init__(self, game_id: int, seq: int) -> None:
         super().__init__(f"game {game_id} already has a different action at seq {seq}")
-        self.game_id = game_id
-        self.seq = seq
+        self.game_id, self.seq = game_id, seq
 
 
 def check_ids(**ids: int | None) -> None:
@@ -133,15 +108,8 @@ def check_counts(**counts: int) -> None:
             raise ValueError(f"{name} must be 0 to 2**63 - 1, not {value}")
 
 
-SETTINGS_FIELDS = (
-    "default_rules",
-    "turn_timeout",
-    "bots_allowed",
-    "hints_allowed",
-    "images",
-    "language",
-    "scorecards",
-)
+SETTINGS_FIELDS = ("default_rules", "turn_timeout", "bots_allowed", "hints_allowed", "images",
+                   "language", "scorecards")
 
 
 def check_settings(changes: dict[str, Any]) -> None:

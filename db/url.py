@@ -23,10 +23,6 @@ class DatabaseUrl:
     dialect: str  # "sqlite" | "postgresql"
     target: str  # the SQLite path, or the PostgreSQL DSN as given
 
-    @property
-    def path(self) -> Path:
-        return Path(self.target)
-
 
 def parse(url: str) -> DatabaseUrl:
     scheme = urlsplit(url).scheme.lower()
