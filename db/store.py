@@ -22,6 +22,7 @@ from bot.records import (  # noqa: F401 - re-exported
     METRICS,
     OVERALL,
     SCORECARDS,
+    SEASON_MODES,
     SKILL_MIN_GAMES,
     TURN_TIMEOUT_DEFAULT,
     TURN_TIMEOUT_MAX,
@@ -41,6 +42,7 @@ from bot.records import (  # noqa: F401 - re-exported
     Shards,
     StoredRating,
     StoredResult,
+    season_scope,
     shard_of,
 )
 
@@ -137,6 +139,8 @@ SETTINGS_FIELDS = (
     "images",
     "language",
     "scorecards",
+    "season",
+    "season_channel",
 )
 
 
@@ -155,6 +159,11 @@ def check_settings(changes: dict[str, Any]) -> None:
     for name in ("bots_allowed", "hints_allowed", "images"):
         if name in changes and not isinstance(changes[name], bool):
             raise ValueError(f"{name} must be true or false")
+    if "season" in changes and changes["season"] not in SEASON_MODES:
+        raise ValueError(f"season must be one of {', '.join(SEASON_MODES)}")
+    channel = changes.get("season_channel")
+    if channel is not None and not (isinstance(channel, int) and 0 < channel <= ID_MAX):
+        raise ValueError("season_channel must be a channel id or empty")
     for name in ("default_rules", "language"):
         if not isinstance(changes.get(name, ""), str | None):
             raise ValueError(f"{name} must be a name or empty")
@@ -294,10 +303,17 @@ class GameStore(Protocol):
 
     async def leaderboard(
         self, guild_id: int, *, metric: str = "wins", rules: str | None = None, page: int = 0,
-        per_page: int = 10, member_id: int | None = None,
-    ) -> BoardPage: ...
+        per_page: int = 10, member_id: int | None = None, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> BoardPage:
+        """With `since`/`until`: the board of the results that finished in [since, until)
+        (a season); the rating board then needs both ends (the season's rating scope)."""
+        ...
 
-    async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]: ...
+    async def member_stats(
+        self, guild_id: int, member_id: int, *, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[MemberStats]: ...
 
     async def recent_scores(
         self, guild_id: int, member_id: int, limit: int = 20,
@@ -320,3 +336,28 @@ class GameStore(Protocol):
     ) -> GuildSettings:
         """Change some settings (the others keep their value); ValueError on a bad one."""
         ...
+
+    # --- seasons ---------------------------------------------------------------------------
+
+    async def first_result(self, guild_id: int) -> datetime | None:
+        """When the server's first table game finished."""
+        ...
+
+    async def season_guilds(self) -> list[GuildSettings]:
+        """The settings of every server with seasons on."""
+        ...
+
+    async def last_podium(self, guild_id: int, mode: str) -> int | None:
+        """The last season of `mode` whose podium was posted in this server."""
+        ...
+
+    async def claim_podium(
+        self, guild_id: int, mode: str, number: int, *, now: datetime, lease: timedelta,
+    ) -> str:
+        """"mine" (post it, then `podium_posted`), "posted" or "busy": one claimer wins."""
+        ...
+
+    async def podium_posted(
+        self, guild_id: int, mode: str, number: int, *, message_id: int | None,
+        now: datetime | None = None,
+    ) -> None: ...
