@@ -36,7 +36,8 @@ async def test_a_board_of_a_window_counts_the_results_finished_in_it(store: Game
     assert [x.rank for x in december.lines] == [1, 2]
     net = await store.leaderboard(1, metric="net", since=DEC, until=JAN27, member_id=7)
     assert [(x.player_id, round(x.value, 2)) for x in net.lines] == [(8, 18.33), (7, -21.67)]
-    assert net.me is not None and net.me.player_id == 7
+    assert net.me is not None
+    assert net.me.player_id == 7
     yatzy = await store.leaderboard(1, metric="best", rules="yatzy", since=DEC, until=JAN27)
     assert [(x.player_id, x.value) for x in yatzy.lines] == [(8, 25), (7, 5)]
     # only an end: the other is open
@@ -48,7 +49,9 @@ async def test_a_window_with_no_games_is_an_empty_board(store: GameStore) -> Non
     await three_months(store)
     empty = await store.leaderboard(1, metric="wins", since=FEB, until=datetime(2026, 3, 1,
                                                                                 tzinfo=UTC))
-    assert empty.lines == [] and empty.ranked == 0 and not empty.has_games
+    assert empty.lines == []
+    assert empty.ranked == 0
+    assert not empty.has_games
     assert empty.pages == 1
     assert await store.member_stats(1, 7, since=FEB, until=FEB + timedelta(days=28)) == []
 
@@ -62,11 +65,11 @@ async def test_member_stats_of_a_window(store: GameStore) -> None:
 
 
 async def test_a_window_is_aware_and_in_order(store: GameStore) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="timezone-aware"):
         await store.leaderboard(1, since=datetime(2026, 12, 1), until=JAN27)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="ends after it begins"):
         await store.member_stats(1, 7, since=JAN27, until=DEC)
-    with pytest.raises(ValueError):  # a season's rating board needs the season's both ends
+    with pytest.raises(ValueError, match="both ends"):  # a season's rating board: its scope
         await store.leaderboard(1, metric="rating", since=DEC)
 
 
@@ -104,7 +107,7 @@ async def test_the_season_settings(store: GameStore) -> None:
     assert quarterly.season_since == JAN27
     assert [s.guild_id for s in await store.season_guilds()] == [1]
     for bad in ({"season": "weekly"}, {"season_channel": -1}, {"season_channel": "x"}):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="season"):
             await store.update_settings(1, bad)
     assert (await store.guild_settings(1)).season == "quarterly"
 

@@ -46,13 +46,14 @@ async def game(env: Any, channel: Any, players: list[Any]) -> None:
 
 async def turn_on(ann: Any, channel: Any, podium: Any, season: str = "monthly") -> None:
     res = await ann.slash(channel, "poker settings", season=season, season_channel=podium)
-    assert res.acknowledged and res.ephemeral
+    assert res.acknowledged
+    assert res.ephemeral
     shown = {f.name: f.value for f in res.response.embeds[0].fields}
     assert shown["Seasons"] == season
     assert shown["Podium channel"] == f"<#{podium.id}>"
 
 
-async def test_a_month_of_seasons_through_the_clock(league) -> None:
+async def test_a_month_of_seasons_through_the_clock(league) -> None:  # noqa: PLR0915 - one story
     env, guild, channel, (ann, bob, cid, dan) = league
     podium = guild.create_text_channel("podium")
     assert env.now() == JAN
@@ -69,7 +70,8 @@ async def test_a_month_of_seasons_through_the_clock(league) -> None:
     jump(env, datetime(2026, 2, 1, 9, tzinfo=UTC))  # the season ended overnight
     assert podiums(podium) == []
     now = await cid.slash(channel, "poker leaderboard")  # the next interaction …
-    assert now.acknowledged and not now.ephemeral
+    assert now.acknowledged
+    assert not now.ephemeral
     assert board_names(now) == []  # … sees February's board: nobody played yet
     assert now.response.embeds[0].footer.text.startswith("Season 2 · February 2026")
     posted = podiums(podium)  # … and the podium of January is posted
@@ -78,7 +80,8 @@ async def test_a_month_of_seasons_through_the_clock(league) -> None:
     assert set(fields) == {t("season.category_wins"), t("season.category_net"),
                            t("season.category_skill")}  # fmt: skip
     winner = fields[t("season.category_wins")].split("\n")[0]
-    assert winner.startswith("🥇 ") and ("ann" in winner or "bob" in winner)
+    assert winner.startswith("🥇 ")
+    assert ("ann" in winner or "bob" in winner)
     assert not [m for m in podium.history() if m.mentions or m.role_mentions]
 
     # once: more interactions, the periodic check, another process's claim all find it done
@@ -92,7 +95,8 @@ async def test_a_month_of_seasons_through_the_clock(league) -> None:
     by_number = await cid.slash(channel, "poker leaderboard", season="1", metric="rating")
     assert sorted(board_names(by_number)) == ["ann", "bob"]
     stats = await ann.slash(channel, "poker stats", season="previous")
-    assert stats.acknowledged and not stats.ephemeral
+    assert stats.acknowledged
+    assert not stats.ephemeral
     assert stats.response.embeds[0].description.startswith("Season 1 · January 2026")
     none_yet = await ann.slash(channel, "poker stats")  # February: none of hers yet
     assert none_yet.ephemeral
@@ -118,7 +122,8 @@ async def test_a_month_of_seasons_through_the_clock(league) -> None:
     ]
     listed = await bob.slash(channel, "poker seasons")
     text = listed.response.embeds[0].description
-    assert "Season 2 · 2nd quarter 2026" in text and "Season 1 · 1st quarter 2026" in text
+    assert "Season 2 · 2nd quarter 2026" in text
+    assert "Season 1 · 1st quarter 2026" in text
 
 
 async def test_a_season_with_no_games_and_a_member_who_left(league) -> None:
@@ -136,7 +141,8 @@ async def test_a_season_with_no_games_and_a_member_who_left(league) -> None:
     titles = [p.title for p in podiums(podium)]
     assert titles[-1] == PODIUM.format(n=2, period="February 2026")
     net = {f.name: f.value for f in podiums(podium)[-1].fields}[t("season.category_net")]
-    assert "bob" in net and "cid" in net
+    assert "bob" in net
+    assert "cid" in net
     await cid.slash(channel, "poker leaderboard")
     assert len(podiums(podium)) == 2  # once
 
@@ -144,7 +150,8 @@ async def test_a_season_with_no_games_and_a_member_who_left(league) -> None:
 async def test_the_season_option_refuses_politely(league) -> None:
     env, guild, channel, (ann, bob, _cid, _dan) = league
     off = await bob.slash(channel, "poker leaderboard", season="previous")
-    assert off.ephemeral and off.response.content == t("season.off")
+    assert off.ephemeral
+    assert off.response.content == t("season.off")
     assert (await bob.slash(channel, "poker leaderboard", season="all")).acknowledged
     await turn_on(ann, channel, guild.create_text_channel("podium"))
     before = len(channel.history(viewer=ann))
@@ -154,9 +161,11 @@ async def test_the_season_option_refuses_politely(league) -> None:
         ("99", "season.not_yet", {"number": 99, "current": 1}),
     ):
         res = await bob.slash(channel, "poker leaderboard", season=typed)
-        assert res.acknowledged and res.ephemeral
+        assert res.acknowledged
+        assert res.ephemeral
         assert res.response.content == t(f"season.{key.split('.')[1]}", **kw)
         res = await bob.slash(channel, "poker stats", season=typed)
-        assert res.ephemeral and res.response.content == t(key, **kw)
+        assert res.ephemeral
+        assert res.response.content == t(key, **kw)
     assert len(channel.history(viewer=ann)) == before  # nothing public, nothing changed
     assert (await env.bot.store.guild_settings(guild.id)).season == "monthly"
