@@ -19,6 +19,7 @@ import discord
 from bot.i18n import t
 from bot.records import OVERALL, season_scope
 from tests.cogs.drive import open_game, play_to_the_end
+from tests.cogs.test_forged_ids import BUTTON, click, ids_shown, private_answer
 
 JAN, FEB, APR = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 2, 4))
 PODIUM = "🏅 The podium of Season {n} · {period}"
@@ -169,3 +170,19 @@ async def test_the_season_option_refuses_politely(league) -> None:
         assert res.response.content == t(key, **kw)
     assert len(channel.history(viewer=ann)) == before  # nothing public, nothing changed
     assert (await env.bot.store.guild_settings(guild.id)).season == "monthly"
+
+
+async def test_a_pager_keeps_its_season_and_a_forged_one_is_answered(league) -> None:
+    env, guild, channel, (ann, bob, _cid, _dan) = league
+    await turn_on(ann, channel, guild.create_text_channel("podium"))
+    res = await bob.slash(channel, "poker leaderboard", season="all")
+    pager = next(i for i in ids_shown(env, channel) if i.startswith("league:board:"))
+    assert pager.endswith(":a")  # the season drawn travels with the page
+    first = await bob.slash(channel, "poker leaderboard")
+    assert any(i.endswith(":m1") for i in ids_shown(env, channel))
+    assert first.acknowledged
+    base = pager.rsplit(":", 1)[0]
+    for forged in ("m0", "m99999999", "q10001"):
+        answer = await click(env, bob, channel, f"{base}:{forged}", BUTTON)
+        assert private_answer(answer) == t("errors.stale")
+    assert res.acknowledged
