@@ -225,6 +225,20 @@ class GuildSettings:
     images: bool = False
     language: str | None = None
     scorecards: str = "turn"  # every turn, every round, or only the final standings
+    season: str = "off"  # off | monthly | quarterly (bot.match.season)
+    season_channel: int | None = None  # where a season's podium is posted (None: nowhere)
+    season_since: datetime | None = None  # when `season` took its value (the store sets it)
+
+
+SEASON_MODES = ("off", "monthly", "quarterly")
+
+
+def season_scope(rules: str, since: datetime, until: datetime) -> str:
+    """The rating scope of a season window [since, until) of a rule set or OVERALL:
+    named by the window's months ("*@202612-202701"), so the store reads a season's ratings
+    from the window the leaderboard is asked for, and a monthly and a quarterly season
+    starting on one day never share a scope."""
+    return f"{rules}@{since:%Y%m}-{until:%Y%m}"
 
 
 

@@ -336,18 +336,30 @@ class Store:
 
     async def leaderboard(  # noqa: PLR0913 - the protocol's keyword arguments
         self, guild_id: int, *, metric: str = "wins", rules: str | None = None, page: int = 0,
-        per_page: int = 10, member_id: int | None = None,
+        per_page: int = 10, member_id: int | None = None, since: datetime | None = None,
+        until: datetime | None = None,
     ) -> api.BoardPage:
         """One page of the server's board, ranked in SQL (RANK(): 1, 2, 2, 4); a page past
-        the last one (the board shrank since the button was drawn) is the last one."""
+        the last one (the board shrank since the button was drawn) is the last one. With
+        `since`/`until`, the board of the results that finished in [since, until): summed
+        from those results (the rating board: the window's own scope, `season_scope`)."""
         if metric not in api.METRICS:
             raise ValueError(f"unknown metric {metric!r}")
         if per_page < 1:
             raise ValueError("per_page must be positive")
         check_ids(guild_id=guild_id, member_id=member_id)
         check_counts(per_page=per_page)
-        query, any_games = _BOARDS[metric, rules is not None]
-        scope = {"guild": guild_id, "rules": rules, **_bounds(None, None)}
+        window = since is not None or until is not None
+        # The tournaments board is always over a window (all time: the columns' whole range).
+        bounded = window or metric == "tournaments"
+        scope = {"guild": guild_id, "rules": rules, **(_window(since, until) if bounded else {})}
+        if window and metric == "rating":  # a season's ratings are a scope of their own
+            if since is None or until is None:
+                raise ValueError("a season's ratings need both ends of its window")
+            scope["rules"] = api.season_scope(rules or api.OVERALL, since, until)
+            check_names(rules=scope["rules"])
+        query, any_games = _BOARDS[metric, rules is not None or scope["rules"] is not None,
+                                   window and metric != "rating"]
         page = min(max(page, 0), api.ID_MAX // per_page - 1)  # keeps the offsets in range
 
         def read(conn: Connection) -> tuple[int, list[Row[Any]], bool]:
@@ -369,13 +381,20 @@ class Store:
         return api.BoardPage(metric, rules, page, max(1, -(-ranked // per_page)), ranked,
                              lines, me, has_games)
 
-    async def member_stats(self, guild_id: int, member_id: int) -> list[api.MemberStats]:
+    async def member_stats(
+        self, guild_id: int, member_id: int, *, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[api.MemberStats]:
+        """Every rule set together, then each; with `since`/`until`, of the results that
+        finished in [since, until)."""
         check_ids(guild_id=guild_id, member_id=member_id)
+        bounds = _window(since, until)
         query = select(
             R.rules, func.count(), func.sum(sa.case((R.rank == 1, 1), else_=0)),
             func.sum(R.total), func.max(R.total), func.sum(R.settlement), func.sum(R.ev_loss),
             func.count(R.ev_loss),
-        ).where(R.guild_id == guild_id, R.player_id == member_id, R.is_bot == sa.false()
+        ).where(R.guild_id == guild_id, R.player_id == member_id, R.is_bot == sa.false(),
+                R.finished_at >= bounds["since"], R.finished_at < bounds["until"],
                 ).group_by(R.rules)
         rows = sorted(await self._db.run(lambda c: c.execute(query).all()), key=lambda r: r[0])
         if not rows:
@@ -508,11 +527,14 @@ class Store:
         check_settings(changes)
         check_ids(guild_id=guild_id)
         values = {"guild_id": guild_id, "updated_at": _now(now), **changes}
+        if "season" in changes:
+            values["season_since"] = values["updated_at"]
 
         def work(conn: Connection) -> api.GuildSettings:
             made = _upsert(conn, settings).values(values)
-            upsert = made.on_conflict_do_update(index_elements=["guild_id"], set_={
-                n: made.excluded[n] for n in values if n != "guild_id"})
+            changed = {n: made.excluded[n] for n in values if n != "guild_id"}
+            upsert = made.on_conflict_do_update(index_elements=["guild_id"],
+                                                set_=changed | _season_since(made, values))
             return self._remember(_settings(conn.execute(upsert.returning(*settings.c)).one()))
 
         return await self._db.run(work)
@@ -633,9 +655,70 @@ class Store:
         c = tournament_results.c
         query = select(func.count(), func.sum(_one(c.champion)), func.sum(_one(c.final)),
                        func.min(c.place)).where(c.guild_id == guild_id,
-                                                c.player_id == member_id, *_window(c))
-        row = (await self._db.run(lambda conn: conn.execute(query, _bounds(since, until)).one()))
+                                                c.player_id == member_id, *_in_window(c))
+        row = (await self._db.run(lambda conn: conn.execute(query, _window(since, until)).one()))
         return api.TournamentStats(int(row[0] or 0), int(row[1] or 0), int(row[2] or 0), row[3])
+
+    # --- seasons (issue 20) --------------------------------------------------------------
+
+    async def first_result(self, guild_id: int) -> datetime | None:
+        """When the server's first table game finished (its seasons begin there)."""
+        check_ids(guild_id=guild_id)
+        query = select(func.min(R.finished_at)).where(R.guild_id == guild_id)
+        return await self._db.run(lambda c: c.execute(query).scalar())
+
+    async def season_guilds(self) -> list[api.GuildSettings]:
+        """The settings of every server with seasons on (the periodic podium check)."""
+        query = select(settings).where(S.season != "off").order_by(S.guild_id)
+        return [_settings(r) for r in await self._db.run(lambda c: c.execute(query).all())]
+
+    async def last_podium(self, guild_id: int, mode: str) -> int | None:
+        """The number of the last season of `mode` whose podium was posted here."""
+        check_ids(guild_id=guild_id)
+        p = tables.season_podiums.c
+        query = select(func.max(p.number)).where(p.guild_id == guild_id, p.mode == mode,
+                                                  p.posted_at.is_not(None))
+        return await self._db.run(lambda c: c.execute(query).scalar())
+
+    async def claim_podium(
+        self, guild_id: int, mode: str, number: int, *, now: datetime, lease: timedelta,
+    ) -> str:
+        """Claim the posting of a season's podium until `now + lease`: "mine" (post it,
+        then `podium_posted`), "posted" (done already) or "busy" (another process holds
+        the claim). One statement, so two processes never both get "mine"; a claim whose
+        lease ran out without a post is taken over."""
+        check_ids(guild_id=guild_id)
+        check_counts(number=number)
+        table = tables.season_podiums
+        p, start = table.c, _now(now)
+
+        def work(conn: Connection) -> str:
+            made = _upsert(conn, table).values(guild_id=guild_id, mode=mode, number=number,
+                                               claimed_until=start + lease)
+            claimed = conn.execute(made.on_conflict_do_update(
+                index_elements=["guild_id", "mode", "number"],
+                set_={"claimed_until": made.excluded.claimed_until},
+                where=p.posted_at.is_(None) & (p.claimed_until <= start),
+            ).returning(p.number)).first()
+            if claimed is not None:
+                return "mine"
+            posted = conn.execute(select(p.posted_at).where(
+                p.guild_id == guild_id, p.mode == mode, p.number == number)).scalar()
+            return "busy" if posted is None else "posted"
+
+        return await self._db.run(work)
+
+    async def podium_posted(
+        self, guild_id: int, mode: str, number: int, *, message_id: int | None,
+        now: datetime | None = None,
+    ) -> None:
+        """A claimed podium is posted (`message_id`; None: there was nowhere to post it)."""
+        check_ids(guild_id=guild_id, message_id=message_id)
+        p = tables.season_podiums.c
+        done = update(tables.season_podiums).where(
+            p.guild_id == guild_id, p.mode == mode, p.number == number,
+        ).values(posted_at=_now(now), message_id=message_id)
+        await self._db.run(lambda c: c.execute(done))
 
 
 # --- what a save writes, in its transaction -----------------------------------------------
@@ -854,15 +937,70 @@ def _line(row: Row[Any]) -> api.BoardLine:
 # --- the boards ---------------------------------------------------------------------------
 
 
+# --- a season's boards: the running totals of a window, summed from its results --------------
+
+FAR_PAST, FAR_FUTURE = datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def _window(since: datetime | None, until: datetime | None) -> dict[str, Any]:
+    """A window's parameters: its times (results) and days (dailies: a daily counts in
+    the window of its day); an open end is as far as the columns go."""
+    start, end = _aware(since) or FAR_PAST, _aware(until) or FAR_FUTURE
+    if start >= end:
+        raise ValueError("a window ends after it begins")
+    return {"since": start, "until": end, "since_day": start.astimezone(UTC).date(),
+            "until_day": end.astimezone(UTC).date()}
+
+
+def _results_window() -> Any:
+    """`standings` of the results that finished in [since, until) (results_season's range)."""
+    return select(
+        R.guild_id, R.rules, R.player_id, func.count().label("games"),
+        func.sum(sa.case((R.rank == 1, 1), else_=0)).label("wins"),
+        func.sum(R.settlement).label("net"), func.sum(R.total).label("score_sum"),
+        func.max(R.total).label("best"), func.coalesce(func.sum(R.ev_loss), 0.0).label("loss_sum"),
+        func.count(R.ev_loss).label("analysed"),
+    ).where(R.guild_id == bindparam("guild"), R.finished_at >= bindparam("since", type_=Moment),
+            R.finished_at < bindparam("until", type_=Moment), R.is_bot == sa.false(),
+            ).group_by(R.guild_id, R.rules, R.player_id).subquery("standings")
+
+
+def _daily_window() -> Any:
+    """`daily_standings` of the window's days: days played, days won (the day's best
+    total, shared or not), and the longest streak reached in it."""
+    d, dd = dailies.c, days.c
+    return select(
+        d.guild_id, d.rules, d.player_id, func.count().label("played"),
+        func.sum(sa.case((d.total >= dd.best, 1), else_=0)).label("wins"),
+        func.max(d.streak).label("best_streak"),
+    ).join_from(dailies, days, sa.and_(dd.guild_id == d.guild_id, dd.rules == d.rules,
+                                       dd.day == d.day)).where(
+        d.guild_id == bindparam("guild"), d.day >= bindparam("since_day", type_=tables.Day),
+        d.day < bindparam("until_day", type_=tables.Day),
+    ).group_by(d.guild_id, d.rules, d.player_id).subquery("daily_standings")
+
+
+def _season_since(made: Any, values: Mapping[str, Any]) -> dict[str, Any]:
+    """`season_since` moves only when the season setting takes another value."""
+    if "season" not in values:
+        return {}
+    return {"season_since": sa.case((S.season != made.excluded.season,
+                                     made.excluded.season_since), else_=S.season_since)}
+
+
 def _round6(value: Any) -> Any:
     """Rounded, so float noise in sums of thirds cannot split a real tie."""
     return sa.cast(func.round(sa.cast(value, sa.Numeric), 6), Float8)
 
 
-def _board(metric: str, by_rules: bool) -> tuple[Select[Any], Select[Any]]:
+def _board(metric: str, by_rules: bool, window: bool = False,
+           ) -> tuple[Select[Any], Select[Any]]:
     """One board's page query (over the running totals `standings`, `daily_standings` or
-    the ratings), and the query whether its scope has any game at all."""
-    table = {"daily": daily_standings, "rating": ratings}.get(metric, standings)
+    the ratings; in a `window`, over the same totals summed from its results), and the
+    query whether its scope has any game at all."""
+    table: Any = {"daily": daily_standings, "rating": ratings}.get(metric, standings)
+    if window and metric != "rating":  # (a season's ratings are a scope of their own)
+        table = _daily_window() if metric == "daily" else _results_window()
     t, sum_, max_ = table.c, func.sum, func.max
     scope = [t.guild_id == bindparam("guild")]
     if by_rules:
@@ -900,7 +1038,8 @@ def _board(metric: str, by_rules: bool) -> tuple[Select[Any], Select[Any]]:
     return page, select(sa.literal(1)).select_from(table).where(*scope).limit(1)
 
 
-_BOARDS = {(m, r): _board(m, r) for m in api.METRICS if m != "tournaments" for r in (False, True)}
+_BOARDS = {(m, r, w): _board(m, r, w) for m in api.METRICS if m != "tournaments"
+           for r in (False, True) for w in ((False,) if m == "rating" else (False, True))}
 
 # The member's line of a day's board: counted in the board index's range (total DESC).
 _o, _d = dailies.alias("b").c, dailies.c
@@ -972,8 +1111,6 @@ _PG_SAVE = _pg_save()
 # --- tournaments ------------------------------------------------------------------------------
 
 _TOURNAMENT_ACTIVE = literally(T.status, *tables.TOURNAMENT_ACTIVE)
-# A window [since, until) on a tournament's finish; no bound is the widest moments there are.
-_EARLIEST, _LATEST = datetime(1, 1, 2, tzinfo=UTC), datetime(9999, 12, 30, tzinfo=UTC)
 
 
 def _tournament(row: Row[Any]) -> api.TournamentRecord:
@@ -995,20 +1132,16 @@ def _one(flag: Any) -> Any:
     return sa.case((flag == sa.true(), 1), else_=0)
 
 
-def _window(c: Any) -> list[Any]:
+def _in_window(c: Any) -> list[Any]:
     return [c.finished_at >= bindparam("since", type_=Moment),
             c.finished_at < bindparam("until", type_=Moment)]
-
-
-def _bounds(since: datetime | None, until: datetime | None) -> dict[str, datetime]:
-    return {"since": _aware(since) or _EARLIEST, "until": _aware(until) or _LATEST}
 
 
 def _tournament_board(by_rules: bool) -> tuple[Select[Any], Select[Any]]:
     """The `tournaments` board: tournaments won, then final tables reached, over the
     tournaments finished in the window [since, until)."""
     c, n = tournament_results.c, names.c
-    scope = [c.guild_id == bindparam("guild"), *_window(c)]
+    scope = [c.guild_id == bindparam("guild"), *_in_window(c)]
     if by_rules:
         scope.append(c.rules == bindparam("rules"))
     wins, finals = func.sum(_one(c.champion)), func.sum(_one(c.final))
@@ -1027,4 +1160,5 @@ def _tournament_board(by_rules: bool) -> tuple[Select[Any], Select[Any]]:
     return page, select(sa.literal(1)).select_from(tournament_results).where(*scope).limit(1)
 
 
-_BOARDS.update({("tournaments", r): _tournament_board(r) for r in (False, True)})
+_BOARDS.update({("tournaments", r, w): _tournament_board(r) for r in (False, True)
+                for w in (False, True)})  # (always over a window: see `leaderboard`)

@@ -17,11 +17,11 @@ from typing import Any, Protocol
 # The records are defined once, below the store and everything above it (bot/records.py);
 # the stores import them from here as before.
 from bot.records import (  # noqa: F401  # isort: skip (re-exported)
-    ID_MAX, KINDS, METRICS, OVERALL, SCORECARDS, SKILL_MIN_GAMES, TURN_TIMEOUT_DEFAULT,
-    TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, BoardLine, BoardPage, DailyBest, DailyBoard, DailyLine,
-    DailyStats, FinishedGame, GameRecord, GuildSettings, MemberStats, RatingChange, SeatResult,
-    Shards, StoredRating, StoredResult, TOURNAMENT_STATUSES, TournamentRecord, TournamentResult,
-    TournamentStats, shard_of,
+    ID_MAX, KINDS, METRICS, OVERALL, SCORECARDS, SEASON_MODES, SKILL_MIN_GAMES,
+    TURN_TIMEOUT_DEFAULT, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, BoardLine, BoardPage, DailyBest,
+    DailyBoard, DailyLine, DailyStats, FinishedGame, GameRecord, GuildSettings, MemberStats,
+    RatingChange, SeatResult, Shards, StoredRating, StoredResult, TOURNAMENT_STATUSES,
+    TournamentRecord, TournamentResult, TournamentStats, season_scope, shard_of,
 )
 
 ACTIVE_STATUSES = ("lobby", "playing")
@@ -109,7 +109,7 @@ def check_counts(**counts: int) -> None:
 
 
 SETTINGS_FIELDS = ("default_rules", "turn_timeout", "bots_allowed", "hints_allowed", "images",
-                   "language", "scorecards")
+                   "language", "scorecards", "season", "season_channel")
 
 
 def check_settings(changes: dict[str, Any]) -> None:
@@ -127,6 +127,11 @@ def check_settings(changes: dict[str, Any]) -> None:
     for name in ("bots_allowed", "hints_allowed", "images"):
         if name in changes and not isinstance(changes[name], bool):
             raise ValueError(f"{name} must be true or false")
+    if "season" in changes and changes["season"] not in SEASON_MODES:
+        raise ValueError(f"season must be one of {', '.join(SEASON_MODES)}")
+    channel = changes.get("season_channel")
+    if channel is not None and not (isinstance(channel, int) and 0 < channel <= ID_MAX):
+        raise ValueError("season_channel must be a channel id or empty")
     for name in ("default_rules", "language"):
         if not isinstance(changes.get(name, ""), str | None):
             raise ValueError(f"{name} must be a name or empty")
@@ -266,10 +271,17 @@ class GameStore(Protocol):
 
     async def leaderboard(
         self, guild_id: int, *, metric: str = "wins", rules: str | None = None, page: int = 0,
-        per_page: int = 10, member_id: int | None = None,
-    ) -> BoardPage: ...
+        per_page: int = 10, member_id: int | None = None, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> BoardPage:
+        """With `since`/`until`: the board of the results that finished in [since, until)
+        (a season); the rating board then needs both ends (the season's rating scope)."""
+        ...
 
-    async def member_stats(self, guild_id: int, member_id: int) -> list[MemberStats]: ...
+    async def member_stats(
+        self, guild_id: int, member_id: int, *, since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[MemberStats]: ...
 
     async def recent_scores(
         self, guild_id: int, member_id: int, limit: int = 20,
@@ -331,3 +343,28 @@ class GameStore(Protocol):
     ) -> TournamentStats:
         """The member's finished tournaments here (finished in [since, until) if given)."""
         ...
+
+    # --- seasons ---------------------------------------------------------------------------
+
+    async def first_result(self, guild_id: int) -> datetime | None:
+        """When the server's first table game finished."""
+        ...
+
+    async def season_guilds(self) -> list[GuildSettings]:
+        """The settings of every server with seasons on."""
+        ...
+
+    async def last_podium(self, guild_id: int, mode: str) -> int | None:
+        """The last season of `mode` whose podium was posted in this server."""
+        ...
+
+    async def claim_podium(
+        self, guild_id: int, mode: str, number: int, *, now: datetime, lease: timedelta,
+    ) -> str:
+        """"mine" (post it, then `podium_posted`), "posted" or "busy": one claimer wins."""
+        ...
+
+    async def podium_posted(
+        self, guild_id: int, mode: str, number: int, *, message_id: int | None,
+        now: datetime | None = None,
+    ) -> None: ...

@@ -27,8 +27,9 @@ from datetime import UTC, datetime
 
 from bot.engine import GameError
 from bot.i18n import t
+from bot.records import SEASON_MODES as MODES
+from bot.records import BoardLine
 
-MODES = ("off", "monthly", "quarterly")
 MONTHS = {"monthly": 1, "quarterly": 3}  # months a season lasts
 EPOCH = 2026  # January of this year starts season 1 of either length
 ALL = "all"
@@ -240,3 +241,23 @@ def podium(season: Season, records: Sequence[SeasonRecord], skill_min: int) -> P
         ),
     )
     return Podium(season, categories, len(members))
+
+
+def podium_of(
+    season: Season, boards: Sequence[tuple[str, Sequence[BoardLine]]], players: int
+) -> Podium:
+    """A season's podium from the first lines of its leaderboards (`boards`: a metric's
+    name and its lines, best first, ranked as the board ranks them: equal values share a
+    place): the first three places of each, members only, a category's line counting only
+    with something won (wins, tournaments: a win or a final)."""
+    categories = []
+    for metric, lines in boards:
+        kept = [
+            PodiumLine(x.rank, x.player_id, x.name, x.value, round(x.extra or 0))
+            for x in lines
+            if x.player_id > 0
+            and x.rank <= PODIUM_SIZE
+            and (metric not in ("wins", "tournaments") or x.value > 0 or (x.extra or 0) > 0)
+        ]
+        categories.append((metric, tuple(kept[:PODIUM_MAX])))
+    return Podium(season, tuple(categories), players)

@@ -75,8 +75,11 @@ def _line(row: BoardLine, metric: str, lang: str, *, me: bool = False) -> str:
     return f"**{text}**" if me else text
 
 
-def board_embed(board: BoardPage, member_id: int, lang: str) -> Embed:
-    """A leaderboard page; its lines carry the names as shown (a computer level's too)."""
+def board_embed(
+    board: BoardPage, member_id: int, lang: str, *, season: str | None = None
+) -> Embed:
+    """A leaderboard page; its lines carry the names as shown (a computer level's too).
+    `season`: the season it is of, as named (None: seasons are off)."""
     embed = Embed(
         title=t(
             "leaderboard.title",
@@ -102,7 +105,7 @@ def board_embed(board: BoardPage, member_id: int, lang: str) -> Embed:
         footer += " · " + t("leaderboard.skill_note", lang, n=SKILL_MIN_GAMES)
     elif board.metric in ("daily", "rating", "tournaments"):
         footer += " · " + t(f"leaderboard.{board.metric}_note", lang)
-    embed.footer = footer
+    embed.footer = f"{season} · {footer}" if season else footer
     return embed
 
 
@@ -261,6 +264,13 @@ def settings_rows(settings: GuildSettings, lang: str) -> list[tuple[str, str, st
         ("hints", yes_no("hints", settings.hints_allowed)),
         ("images", yes_no("images", settings.images)),
         ("scorecards", t(scorecards_key(settings.scorecards), lang)),
+        ("season", t(f"season.mode_{settings.season}", lang)),
+        (
+            "season_channel",
+            f"<#{settings.season_channel}>"
+            if settings.season_channel
+            else t("settings.season_channel_none", lang),
+        ),
         (
             "language",
             t(f"commands.choices.{language}", lang)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from babel.dates import format_skeleton
 
 from bot.i18n import t
-from bot.match.season import CATEGORIES, Podium, PodiumLine, Season
+from bot.match.season import Podium, PodiumLine, Season
 
 from .embed import DARK_TEAL, DESCRIPTION_MAX, GOLD, Embed, cut, safe
 from .league import value_text
@@ -106,7 +106,7 @@ def _past_line(podium: Podium, lang: str, limit: int) -> str:
     if podium.empty:
         return t("season.list_line_empty", lang, name=name)
     parts = []
-    for category in CATEGORIES:
+    for category, _ in podium.categories:
         first = podium.champion(category)
         who = ", ".join(safe(cut(x.name, limit)) for x in first) or "—"
         parts.append(t("season.list_champion", lang, category=t(f"season.short_{category}",

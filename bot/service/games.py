@@ -37,6 +37,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.engine import GameError
 from bot.engine.daily import utc_day
 from bot.match import Caller, Match
+from bot.match.season import season_of
 from bot.records import ID_MAX, GameRecord, GuildSettings, Shards
 from db import ChannelBusy, DailyTaken, GameStore, StaleRating, StaleVersion
 
@@ -373,7 +374,8 @@ class GameService(Generic[V]):
         """One transaction; a finish's ratings are read and computed again when another
         finish rated one of its players first (StaleRating)."""
         finish = after.status == "finished"
-        ratings = await ratings_after(self.store, after) if finish else []
+        season = await self._season(after, now) if finish else None
+        ratings = await ratings_after(self.store, after, season) if finish else []
         began = time.perf_counter()
         for tries in range(1, RATING_TRIES + 1):
             try:
@@ -392,9 +394,16 @@ class GameService(Generic[V]):
             except StaleRating:
                 if tries == RATING_TRIES:
                     raise
-                ratings = await ratings_after(self.store, after)
+                ratings = await ratings_after(self.store, after, season)
         self.on_save(time.perf_counter() - began)
         return record
+
+    async def _season(self, after: Match, now: datetime) -> tuple[datetime, datetime] | None:
+        """The window of the server's season a game finishing `now` rates (None: off)."""
+        if after.guild_id is None or not after.rated:
+            return None
+        season = season_of((await self.settings.get(after.guild_id)).season, now)
+        return None if season is None else (season.start, season.end)
 
     async def _timeout(self, before: Match, after: Match) -> timedelta:
         """The server's turn time. The settings are read from the store when a turn ends

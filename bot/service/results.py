@@ -11,11 +11,12 @@ Computing in SQL instead would mean the Plackett-Luce model in SQL, in each dial
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from bot.match import Match
-from bot.match.ratings import rating_changes
-from bot.records import OVERALL, RatingChange, SeatResult, StoredRating
+from bot.match.ratings import rating_changes, rating_scopes
+from bot.records import RatingChange, SeatResult, StoredRating
 
 RATING_TRIES = 8  # rating reads per finish before giving up (each loses only to a finish)
 
@@ -52,14 +53,16 @@ def seat_results(match: Match) -> list[SeatResult]:
     return out
 
 
-async def ratings_after(store: RatingStore, match: Match) -> list[RatingChange]:
+async def ratings_after(
+    store: RatingStore, match: Match, season: tuple[datetime, datetime] | None = None
+) -> list[RatingChange]:
     """The ratings a finish writes (none for a game that is not rated: `Match.rated`),
-    from the players' ratings as the store has them now."""
+    from the players' ratings as the store has them now; with `season` (the window of the
+    server's season it finishes in), the season's ratings too."""
     if not match.rated or match.guild_id is None:
         return []
     players = match.rated_players()
     ranks = [s.rank for s in match.require_game().standings()]
-    stored = await store.ratings(
-        match.guild_id, sorted(set(players)), sorted({OVERALL, match.rules})
-    )
-    return rating_changes(match.rules, players, ranks, stored)
+    scopes = sorted(rating_scopes(match.rules, season))
+    stored = await store.ratings(match.guild_id, sorted(set(players)), scopes)
+    return rating_changes(match.rules, players, ranks, stored, season)

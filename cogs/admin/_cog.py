@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.engine import RULESETS, GameError
 from bot.i18n import LANGUAGES, t
 from bot.match import known_rules
-from bot.records import SCORECARDS, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+from bot.records import SCORECARDS, SEASON_MODES, TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 from bot.render.league import scorecards_key, settings_embed, settings_line
 from bot.service import Services
 from cogs._edge import (
@@ -34,6 +34,10 @@ SCORECARD_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(t(key), key=key), value=s)
     for s, key in ((s, scorecards_key(s)) for s in SCORECARDS)
 ]
+SEASON_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(t(key), key=key), value=mode)
+    for mode, key in ((m, f"season.mode_{m}") for m in SEASON_MODES)
+]
 # The keys of /poker settings' options as the settings card names its rows.
 SHOWN_AS = {"bots_allowed": "bots", "hints_allowed": "hints"}
 
@@ -50,6 +54,18 @@ def parse_duration(text: str) -> int | None:
     return h * 3600 + m * 60 + s
 
 
+def season_changes(season: str | None, channel: discord.TextChannel | None) -> dict[str, Any]:
+    """The season options' changes (a season that is not a choice: a stale command)."""
+    changes: dict[str, Any] = {}
+    if season is not None:
+        if season not in SEASON_MODES:
+            raise GameError("errors.stale")
+        changes["season"] = season
+    if channel is not None:
+        changes["season_channel"] = channel.id
+    return changes
+
+
 @app_commands.command(name="settings", description=t("commands.settings"))
 @app_commands.describe(
     default_rules=t("commands.settings_default_rules"),
@@ -59,9 +75,14 @@ def parse_duration(text: str) -> int | None:
     images=t("commands.settings_images"),
     scorecards=t("commands.settings_scorecards"),
     language=t("commands.settings_language"),
+    season=t("commands.settings_season"),
+    season_channel=t("commands.settings_season_channel"),
 )
 @app_commands.choices(
-    default_rules=RULE_CHOICES, language=LANGUAGE_CHOICES, scorecards=SCORECARD_CHOICES
+    default_rules=RULE_CHOICES,
+    language=LANGUAGE_CHOICES,
+    scorecards=SCORECARD_CHOICES,
+    season=SEASON_CHOICES,
 )
 async def settings(  # noqa: PLR0913 - a slash command's options are its parameters
     interaction: discord.Interaction[Any],
@@ -72,6 +93,8 @@ async def settings(  # noqa: PLR0913 - a slash command's options are its paramet
     images: bool | None = None,
     scorecards: str | None = None,
     language: str | None = None,
+    season: str | None = None,
+    season_channel: discord.TextChannel | None = None,
 ) -> None:
     lang = reply_language(interaction)
     async with guard(interaction, lang, "/poker settings") as done:
@@ -97,6 +120,7 @@ async def settings(  # noqa: PLR0913 - a slash command's options are its paramet
             if language != "auto" and language not in LANGUAGES:
                 raise GameError("errors.stale")
             changes["language"] = None if language == "auto" else language
+        changes.update(season_changes(season, season_channel))
         if not changes:  # nothing to change: show them, to the admin only
             current = await store.guild_settings(guild_id)
             await interaction.response.send_message(

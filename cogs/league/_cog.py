@@ -20,14 +20,17 @@ from bot.engine.daily import utc_day
 from bot.engine.replay import ReplayError, document, run
 from bot.i18n import t
 from bot.match import Match
-from bot.records import METRICS
+from bot.match.season import Season
+from bot.records import METRICS, OVERALL, StoredRating, season_scope
 from bot.render.chart import scores_chart_png
 from bot.render.embed import Embed
 from bot.render.league import history_embed, stats_embed
 from bot.service import Services, match_of
+from bot.service.seasons import window
 from cogs._edge import guard, public_language, reply_language, shown_name, store_of, to_discord
 
 from ._board import BoardPager, answer_board
+from ._seasons import SeasonPodiums, chosen_season, season_scope_text, seasons
 
 log = logging.getLogger(__name__)
 
@@ -40,33 +43,45 @@ HISTORY_PER_PAGE = 10
 
 @app_commands.command(name="leaderboard", description=t("commands.leaderboard"))
 @app_commands.describe(
-    rules=t("commands.leaderboard_rules"), metric=t("commands.leaderboard_metric")
+    rules=t("commands.leaderboard_rules"),
+    metric=t("commands.leaderboard_metric"),
+    season=t("commands.leaderboard_season"),
 )
 @app_commands.choices(rules=RULE_CHOICES, metric=METRIC_CHOICES)
 async def leaderboard(
-    interaction: discord.Interaction[Any], rules: str | None = None, metric: str = "wins"
+    interaction: discord.Interaction[Any],
+    rules: str | None = None,
+    metric: str = "wins",
+    season: app_commands.Range[str, 1, 40] | None = None,
 ) -> None:
-    await answer_board(interaction, metric=metric, rules=rules, page=0, edit=False, public=True)
+    await answer_board(
+        interaction, metric=metric, rules=rules, page=0, edit=False, public=True, season=season
+    )
 
 
 @app_commands.command(name="stats", description=t("commands.stats"))
-@app_commands.describe(member=t("commands.stats_member"))
+@app_commands.describe(member=t("commands.stats_member"), season=t("commands.stats_season"))
 async def stats(
-    interaction: discord.Interaction[Any], member: discord.Member | None = None
+    interaction: discord.Interaction[Any],
+    member: discord.Member | None = None,
+    season: app_commands.Range[str, 1, 40] | None = None,
 ) -> None:
     async with guard(interaction, reply_language(interaction), "/poker stats"):
         store = store_of(interaction.client)
         guild_id = interaction.guild_id or 0
         target = member or interaction.user
         name = shown_name(target)
-        numbers = await store.member_stats(guild_id, target.id)
+        _, chosen = await chosen_season(interaction, season)
+        numbers = await store.member_stats(guild_id, target.id, **window(chosen))
         dailies = await store.daily_stats(guild_id, target.id)
-        tournaments = await store.tournament_stats(guild_id, target.id)
+        tournaments = await store.tournament_stats(guild_id, target.id, **window(chosen))
         if not numbers and not dailies and not tournaments.played:
             raise GameError("stats.none", name=name)
         lang = await public_language(interaction, store)
-        ratings = {r.rules: r for r in await store.ratings(guild_id, [target.id])}
+        ratings = shown_ratings(await store.ratings(guild_id, [target.id]), chosen)
         embed = stats_embed(name, numbers, lang, dailies, ratings, tournaments)
+        if chosen is not None:  # the season shown (the dailies' line stays all-time)
+            embed.description = season_scope_text(chosen, lang)
         pictures = Services.of(interaction.client).pictures
         drawing = None
         if numbers:  # the chart of the last table games' scores, drawn in a worker
@@ -167,9 +182,19 @@ async def export(interaction: discord.Interaction[Any], game: app_commands.Range
         )
 
 
+def shown_ratings(stored: list[StoredRating], season: Season | None) -> dict[str, StoredRating]:
+    """The ratings /poker stats shows, by rule set (OVERALL: every rule set): the season's
+    scopes in a season, the all-time ones otherwise."""
+    if season is None:
+        return {r.rules: r for r in stored}
+    scopes = {season_scope(base, season.start, season.end): base for base in (OVERALL, *RULESETS)}
+    return {scopes[r.rules]: r for r in stored if r.rules in scopes}
+
+
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     leaderboard,
     stats,
+    seasons,
     history,
     export,
 )
@@ -182,6 +207,14 @@ class LeagueCog(commands.Cog, name="League"):
     async def cog_load(self) -> None:
         # The pager buttons are stateless by id: registering them is all a restart needs.
         self.bot.add_dynamic_items(BoardPager)
+        self.podiums = SeasonPodiums(self.bot)
+        self.podiums.loop.start()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(BoardPager)
+        self.podiums.loop.cancel()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        # An ended season's podium is posted after the server's next interaction.
+        await self.podiums.after_interaction(interaction)

@@ -96,7 +96,11 @@ async def test_a_v8_database_upgrades_in_place_with_every_row_kept(backend) -> N
         assert set(before) <= set(after)
         for name in before:
             if name != "games":
-                assert after[name] == before[name], name
+                # (the seasons' columns are new: every server's seasons are off)
+                news = {"season": "off", "season_channel": None, "season_since": None}
+                kept = [{k: v for k, v in row.items() if k not in news or v != news[k]}
+                        for row in after[name]] if name == "guild_settings" else after[name]
+                assert kept == before[name], name
         lacked = next(g[0] for g in data["games"] if "host_id" not in g[7])
         game = await store.get_game(lacked)
         assert game is not None

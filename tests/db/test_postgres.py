@@ -334,7 +334,8 @@ async def test_daily_and_rating_boards_read_by_index(pg) -> None:
         assert "Sort" not in plan, plan  # the first page in the index's order
         plan = await _plan(conn, pg_store._DAILY_MINE, g=1, r="classic", d=day, m=7)
         assert "daily_results_board" in plan, plan  # the count of those ahead: a range
-        plan = await _plan(conn, pg_store._BOARDS["rating", True][0], guild=1, rules="classic",
+        plan = await _plan(conn, pg_store._BOARDS["rating", True, False][0], guild=1,
+                           rules="classic",
                            lo=0, hi=10, me=7)
         assert "ratings_pkey" in plan, plan  # the scope's rows by the key's prefix
     finally:
@@ -346,7 +347,7 @@ async def test_board_reads_the_running_totals_by_index(pg) -> None:
     s = await pg.open()
     try:
         for by_rules in (False, True):
-            plan = await _plan(conn, pg_store._BOARDS["net", by_rules][0], guild=1,
+            plan = await _plan(conn, pg_store._BOARDS["net", by_rules, False][0], guild=1,
                                rules="classic", lo=0, hi=10, me=None)
             assert "standings" in plan, plan
             assert "Index" in plan, plan

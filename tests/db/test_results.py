@@ -272,7 +272,7 @@ async def test_board_reads_the_running_totals_by_index(sqlite_store: SqliteStore
         (True, "USING PRIMARY KEY (guild_id=? AND rules=?)"),
     ):
         params = {"guild": 1, "rules": "classic", "lo": 0, "hi": 10, "me": None}
-        plan = await _plan(sqlite_store, _BOARDS["net", by_rules][0], params)
+        plan = await _plan(sqlite_store, _BOARDS["net", by_rules, False][0], params)
         assert f"SEARCH standings {index}" in plan, plan
         assert "SCAN results" not in plan, plan
         assert "SCAN member_names" not in plan, plan  # names by primary key

@@ -211,11 +211,11 @@ async def test_synced_commands_carry_their_translations(club):
                 key = f"{name}_{option.name}"
                 assert option.name_localizations[locale] == names[f"commands.names.{key}"]
                 for choice in option.choices:
-                    # The scorecards' choices are named as the settings card names them.
-                    wanted = (
-                        scorecards_key(choice.value)
-                        if key == "settings_scorecards"
-                        else f"commands.choices.{choice.value}"
-                    )
+                    # The scorecards' and seasons' choices are named as the settings card
+                    # names them.
+                    wanted = {
+                        "settings_scorecards": scorecards_key(choice.value),
+                        "settings_season": f"season.mode_{choice.value}",
+                    }.get(key, f"commands.choices.{choice.value}")
                     assert choice.name_localizations[locale] == names[wanted]
     assert discord.Locale.american_english not in poker.name_localizations

@@ -126,11 +126,10 @@ async def test_the_real_tree_is_translated_everywhere(the_tree, lang: str):
             names.append(option["name_localizations"][locale])
             for choice in option.get("choices", []):
                 # The scorecards' choices are named as the settings card names them.
-                wanted = (
-                    scorecards_key(choice["value"])
-                    if key == "settings_scorecards"
-                    else f"commands.choices.{choice['value']}"
-                )
+                wanted = {
+                    "settings_scorecards": scorecards_key(choice["value"]),
+                    "settings_season": f"season.mode_{choice['value']}",
+                }.get(key, f"commands.choices.{choice['value']}")
                 assert choice["name_localizations"][locale] == cat[wanted]
         # Discord refuses two options of one command with the same name in a locale.
         assert len(set(names[1:])) == len(names) - 1

@@ -201,3 +201,23 @@ def test_a_many_way_tie_is_cut_and_an_empty_season_has_an_empty_podium():
     assert empty.empty
     assert empty.players == 0
     assert empty.champion("net") == ()
+
+
+def test_a_podium_from_the_boards_first_lines() -> None:
+    from bot.match.season import podium_of
+    from bot.records import BoardLine
+
+    season = Season("monthly", 12)
+    wins = [BoardLine(1, 1, 5, 3, 4, "ann"), BoardLine(2, 2, -2, 3, 3, "Easy bot"),
+            BoardLine(2, 3, 6, 3, 3, "bob"), BoardLine(4, 4, 7, 1, 2, "cid"),
+            BoardLine(5, 5, 8, 0, 1, "dan")]  # fmt: skip
+    net = [BoardLine(1, 1, 8, 10.0, 1, "dan"), BoardLine(2, 2, 5, -10.0, 4, "ann")]
+    empty = podium_of(season, [("wins", []), ("skill", [])], 0)
+    assert empty.empty
+    made = podium_of(season, [("wins", wins), ("net", net), ("skill", [])], 4)
+    assert [(x.place, x.name) for x in dict(made.categories)["wins"]] == [(1, "ann"), (2, "bob")]
+    assert [x.name for x in made.champion("net")] == ["dan"]
+    assert made.players == 4
+    assert dict(made.categories)["skill"] == ()
+    no_win = podium_of(season, [("wins", [BoardLine(1, 1, 8, 0, 1, "dan")])], 1)
+    assert no_win.empty  # a place on the wins board needs a win

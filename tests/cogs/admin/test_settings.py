@@ -30,6 +30,8 @@ async def test_settings_change_and_show(server) -> None:
         # default shows it every round at a table of five or more (Match.shows_scorecard).
         "Scorecards": "every turn (every round from 5 players)",
         "Language": "each player's own",
+        "Seasons": "off",  # the league is all-time until a manager turns seasons on
+        "Podium channel": "none (no podium is posted)",
     }
     res = await ann.slash(
         channel,
