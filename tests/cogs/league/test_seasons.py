@@ -78,8 +78,8 @@ async def test_a_month_of_seasons_through_the_clock(league) -> None:  # noqa: PL
     posted = podiums(podium)  # … and the podium of January is posted
     assert [p.title for p in posted] == [PODIUM.format(n=1, period="January 2026")]
     fields = {f.name: f.value for f in posted[0].fields}
-    assert set(fields) == {t("season.category_wins"), t("season.category_net"),
-                           t("season.category_skill")}  # fmt: skip
+    categories = ("wins", "net", "skill", "tournaments")
+    assert set(fields) == {t(f"season.category_{c}") for c in categories}
     winner = fields[t("season.category_wins")].split("\n")[0]
     assert winner.startswith("🥇 ")
     assert ("ann" in winner or "bob" in winner)
