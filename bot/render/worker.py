@@ -3,14 +3,14 @@ worker imports only the renderer (this initializer's module and the drawing func
 never the rest of the bot."""
 
 import importlib
-import signal
+
+from bot import workers
 
 FONTS = "bot.render.warm"  # importing it loads the fonts: the forkserver preloads it
 
 
-def start_worker() -> None:
-    """Each worker's initializer. Ctrl-C in a terminal reaches the whole process group,
-    and the bot's own stop ends the workers: no traceback of theirs. The fonts come
-    loaded from the forkserver (loaded here if its preload failed)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def start_worker(bot_pid: int) -> None:
+    """Each worker's initializer (`bot.workers.start`: no Ctrl-C, ends with the bot). The
+    fonts come loaded from the forkserver (loaded here if its preload failed)."""
+    workers.start(bot_pid)
     importlib.import_module(FONTS)

@@ -70,8 +70,9 @@ class Pictures:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([worker.FONTS])  # before its first start
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=worker.start_worker
-            )
+                max_workers=self.workers, mp_context=context,
+                initializer=worker.start_worker, initargs=(os.getpid(),),
+            )  # fmt: skip
         return self._pool
 
     def prestart(self) -> None:

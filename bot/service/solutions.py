@@ -33,6 +33,7 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -180,6 +181,7 @@ class SolutionCache:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=start_worker,
+                initargs=(os.getpid(),),
             )
         names = [n for n in (PRECOMPUTE_ORDER if order is None else order) if n in EXACT]
         thread = threading.Thread(

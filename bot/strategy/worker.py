@@ -3,12 +3,13 @@ in the pure core beside the computation, so the worker imports no more than it r
 
 import contextlib
 import os
-import signal
+
+from bot import workers
 
 
-def start_worker() -> None:
-    """Ctrl-C in a terminal reaches the whole process group, and the bot's own stop ends
-    the worker: no traceback of its. On a small machine the bot's process comes first."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def start_worker(bot_pid: int) -> None:
+    """`bot.workers.start` (no Ctrl-C, ends with the bot); on a small machine the bot's
+    process comes first."""
+    workers.start(bot_pid)
     with contextlib.suppress(OSError):  # not permitted: same priority, still another core
         os.nice(10)

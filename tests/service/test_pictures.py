@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,47 @@ async def test_a_closed_pool_draws_nothing_and_leaves_no_worker():
 def test_the_number_of_workers_cannot_be_negative():
     with pytest.raises(ValueError, match="negative"):
         Pictures(-1)
+
+
+# A bot that draws one picture, says which worker drew it, and waits to be killed.
+_BOT = """
+import asyncio, time
+from bot.service import Pictures
+from tests.picture_jobs import where
+
+async def main():
+    pictures = Pictures(1)
+    print(await pictures.draw(where), flush=True)
+    time.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Ended (a zombie nobody reaped yet counts: it holds nothing)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+async def test_workers_end_with_a_bot_killed_by_sigkill():
+    """A SIGKILLed bot cannot stop its workers: they watch it and end with it, so none is
+    left holding memory and the bot's standard output (whose reader then sees its end)."""
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _BOT,
+        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parents[2],
+    )
+    assert bot.stdout is not None
+    worker = int(await asyncio.wait_for(bot.stdout.readline(), WAIT))
+    assert not _gone(worker)
+    bot.send_signal(signal.SIGKILL)
+    await bot.wait()
+    assert await asyncio.wait_for(bot.stdout.read(), WAIT) == b""  # every writer is gone
+    for _ in range(int(WAIT / 0.05)):
+        if _gone(worker):
+            break
+        await asyncio.sleep(0.05)
+    assert _gone(worker)
