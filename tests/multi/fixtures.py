@@ -60,6 +60,10 @@ def bot_factory(
                 "database_url": pg_database,
                 "strategy_dir": shared_strategy,
                 "bot_pause": 0.0,
+                # Each "process" here is a thread of the test's process, where the picture
+                # pools of several bots would share one forkserver (a real process has one
+                # bot): their pictures are drawn in a thread (tests/cogs draws in workers).
+                "picture_workers": 0,
                 **({"shard_count": SHARDS, "shard_ids": shards} if shards is not None else {}),
                 **overrides,
             }
