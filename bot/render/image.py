@@ -369,8 +369,10 @@ def _extent(pieces: Sequence[Piece]) -> tuple[int, int, int, int]:
     return left, top, right, max(top + 1, *(b[3] for *_, b in pieces))
 
 
+@lru_cache(maxsize=8192)
 def _width(text: str, size: int = SIZE, *, bold: bool = False, stretch: int = 100) -> int:
-    """Where `text`'s ink ends, from the start of its baseline (as its stamp's `right`)."""
+    """Where `text`'s ink ends, from the start of its baseline (as its stamp's `right`);
+    cached: a layout tries each column's texts at every squeeze (a fifth of a picture)."""
     pieces = _pieces(text, size, bold, stretch)
     return _extent(pieces)[2] if pieces else 1
 
@@ -794,9 +796,7 @@ def _pack(tables: int, rows: Sequence[int], title_h: int) -> list[list[tuple[int
             groups.append([(i, every)])
             used = head + height
         else:
-            groups.extend(
-                [(i, part)] for part in _split(rows, PAGE_H - 2 * MARGIN - HEAD_H - head)
-            )
+            groups.extend([(i, part)] for part in _split(rows, PAGE_H - 2 * MARGIN - HEAD_H - head))
             used = PAGE_H
     return groups
 
@@ -848,39 +848,86 @@ def _split(rows: Sequence[int], room: int) -> list[range]:
     return [range(j, j + 1) for j in range(len(rows))]
 
 
+# A picture is painted straight in a palette: every colour it paints, and for each ink on
+# each fill the shades between them (a text's anti-aliased edge). Mapping a painted RGB
+# picture to a palette afterwards was half a picture's time, and a fixed palette's
+# lookup is inexact; painted indices are exact by construction.
+COLOURS = (PAPER, INK, MUTED, GRID, STRIPE, SUBTOTAL, HEAD, HEAD_INK, NEGATIVE, MADE, WINNER,
+           GOLD, GOLD_INK)  # fmt: skip
+FILLS = (PAPER, STRIPE, SUBTOTAL, HEAD, WINNER)  # what text is painted on
+INKS = (INK, MUTED, HEAD_INK, GOLD_INK, NEGATIVE, MADE)  # what text is painted in
+LEVELS = 9  # an edge's steps from fill to ink: 13 + 5 × 6 × 8 entries fit PNG's 256
+
+
+def _blend(fill: RGB, ink: RGB, share: float) -> RGB:
+    r, g, b = (round(f + (i - f) * share) for f, i in zip(fill, ink, strict=True))
+    return r, g, b
+
+
+def _palette() -> tuple[list[int], dict[RGB, int], dict[tuple[RGB, RGB], list[int]], list[RGB]]:
+    entries = list(COLOURS)
+    index = {c: i for i, c in enumerate(COLOURS)}
+    ramps: dict[tuple[RGB, RGB], list[int]] = {}
+    fill_of = list(COLOURS)
+    for fill in FILLS:
+        for ink in INKS:
+            ramp = [index[fill]]
+            for k in range(1, LEVELS):
+                ramp.append(len(entries))
+                entries.append(_blend(fill, ink, k / LEVELS))
+                fill_of.append(fill)
+            ramps[fill, ink] = [*ramp, index[ink]]
+    return [v for e in entries for v in e], index, ramps, fill_of
+
+
+_PALETTE, _INDEX, _RAMPS, _FILL_OF = _palette()
+_SOLID = [0] + [255] * 255  # where a stamp has any ink
+
+
+@lru_cache(maxsize=4096)
+def _tile(
+    style: tuple[str, int, bool, int], ink: RGB, fill: RGB
+) -> tuple[Image.Image, Image.Image]:
+    """A stamp (`style`: text, size, bold, stretch) in palette indices, `ink` over `fill`,
+    and the mask of its ink."""
+    mask = _stamp(*style).mask
+    ramp = _RAMPS.get((fill, ink)) or _RAMPS[PAPER, ink]
+    shades = mask.point([ramp[(v * LEVELS + 127) // 255] for v in range(256)])
+    return Image.frombytes("P", mask.size, shades.tobytes()), mask.point(_SOLID)
+
+
 def paint(page: Page) -> Image.Image:
-    """The picture of `page`: its boxes and labels drawn in order on paper."""
-    image = Image.new("RGB", (page.width, page.height), PAPER)
+    """The picture of `page` (palette mode): its boxes and labels drawn in order on paper;
+    a label's edges are shaded towards the fill found at its ink's corner."""
+    image = Image.new("P", (page.width, page.height), _INDEX[PAPER])
+    image.putpalette(_PALETTE)
     draw = ImageDraw.Draw(image)
     for item in page.items:
         if isinstance(item, Box):
             left, top, right, bottom = item.box
             draw.rectangle(
                 [left, top, right - 1, bottom - 1],
-                fill=item.fill,
-                outline=item.outline,
+                fill=None if item.fill is None else _INDEX[item.fill],
+                outline=None if item.outline is None else _INDEX[item.outline],
                 width=item.line,
             )
         else:
             stamp = _stamp(item.text, item.size, item.bold, item.stretch)
             x, y = item.x, item.y + stamp.dy
-            box = (x, y, x + stamp.mask.width, y + stamp.mask.height)
-            image.paste(item.colour, box, stamp.mask)
+            corner = (min(max(x, 0), page.width - 1), min(max(y, 0), page.height - 1))
+            under = image.getpixel(corner)
+            fill = _FILL_OF[under] if isinstance(under, int) else PAPER
+            tile, ink = _tile((item.text, item.size, item.bold, item.stretch), item.colour, fill)
+            image.paste(tile, (x, y, x + tile.width, y + tile.height), ink)
     return image
 
 
-PALETTE = 128  # colours of an encoded picture: its flat fills and the text's edges
-
-
 def encode(image: Image.Image) -> bytes:
-    """`image` as PNG bytes, with a palette of its own colours (a byte a pixel instead of
-    three: a third of the encoding time and half the bytes of RGB, the text's edges within
-    a few levels of the painted ones)."""
+    """`image` (painted: palette mode, a byte a pixel) as PNG bytes."""
     out = io.BytesIO()
-    palette = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     # Level 1 keeps encoding well inside the time budget; a flat-coloured table still
     # compresses to a few tens of kilobytes.
-    palette.save(out, "PNG", compress_level=1)
+    image.save(out, "PNG", compress_level=1)
     return out.getvalue()
 
 

@@ -351,7 +351,7 @@ def test_a_finished_game_adds_settlement_and_place_and_marks_the_winner(rules: s
     def colours(pages: list[Page]) -> set[tuple[int, int, int]]:
         out = set()
         for page in pages:
-            img = paint(page)
+            img = paint(page).convert("RGB")
             out |= {colour for _, colour in img.getcolors(img.width * img.height)}
         return out
 
