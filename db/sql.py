@@ -72,13 +72,16 @@ _BUSY = select(_b.id).where(literally(_b.status, "lobby", "playing"), literally(
     _b.kind, "table"), _b.channel_id == select(G.channel_id).where(G.id == bindparam("id"))
     .scalar_subquery())
 _KEY = (G.id == bindparam("b_id")) & (G.version == bindparam("b_version"))
+# A save returns every column but the snapshot it wrote (not read back and parsed again:
+# a sixth of a click's commit); the record is made with the caller's.
+_SAVED = [games.c[f.name] for f in fields(api.GameRecord) if f.name != "state"]
 _SAVE = update(games).where(_KEY).values(
     state=bindparam("b_state", type_=Json), deadline=bindparam("b_deadline", type_=Moment),
     status=func.coalesce(bindparam("b_status", type_=sa.Text), G.status),
-    version=G.version + 1, updated_at=bindparam("b_now", type_=Moment)).returning(*games.c)
+    version=G.version + 1, updated_at=bindparam("b_now", type_=Moment)).returning(*_SAVED)
 _SAVE_MESSAGES = update(games).where(_KEY).values(
     state=bindparam("b_state", type_=Json), updated_at=bindparam("b_now", type_=Moment),
-).returning(*games.c)
+).returning(*_SAVED)
 _STORED = select(A.seq, A.payload).where(A.game_id == bindparam("id"),
                                          A.seq.in_(bindparam("seqs", expanding=True)))
 # The actions logged: the seqs written come back (an identical re-append writes nothing).
@@ -95,10 +98,11 @@ _HISTORY = select(games).where(G.guild_id == bindparam("guild"), FINISHED).order
     G.updated_at.desc(), G.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
 
 
-def _made(record: type[Rec]) -> Callable[[Row[Any]], Rec]:
-    """A record made from a row's columns of the same names."""
+def _made(record: type[Rec]) -> Callable[..., Rec]:
+    """A record made from a row's columns of the same names (`given`: fields not in it)."""
     names = [f.name for f in fields(record)]  # type: ignore[arg-type]
-    return lambda row: record(**{n: getattr(row, n) for n in names})
+    return lambda row, **given: record(**{n: getattr(row, n) for n in names if n not in given},
+                                       **given)
 
 
 _record, _result = _made(api.GameRecord), _made(api.StoredResult)
@@ -294,7 +298,7 @@ class Store:
         rows = await self._db.fetch(_SAVE_MESSAGES, params, durable=False)
         if not rows:
             raise await self._db.run(lambda c: _refusal(c, game_id, expect_version))
-        return _record(rows[0])
+        return _record(rows[0], state=state)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         check_ids(game_id=game_id)
@@ -736,7 +740,7 @@ def _write(conn: Connection, params: dict[str, Any], given: dict[int, Any]) -> a
     conflict = _conflict(conn, game_id, given) if logged < len(given) else None
     if conflict is not None:
         raise api.ActionConflict(game_id, conflict)
-    return _record(rows[0])
+    return _record(rows[0], state=params["b_state"])
 
 
 def _finish(conn: Connection, params: dict[str, Any], given: dict[int, Any],
@@ -1083,7 +1087,7 @@ class PostgresStore(Store):
         if not rows:
             raise await self._db.run(
                 lambda c: _refusal(c, params["b_id"], params["b_version"], given))
-        return _record(rows[0])
+        return _record(rows[0], state=params["b_state"])
 
 
 def _pg_save() -> Select[Any]:
