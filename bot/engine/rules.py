@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from .errors import GameError
@@ -187,11 +188,12 @@ class RuleSet:
     penalties: dict[str, int] = field(default_factory=dict)  # banked: unfinished rows
     bank_value: int = 3  # banked: points per banked throw left at the end
 
-    @property
+    # Cached: the totals read them for every card at every turn.
+    @cached_property
     def upper(self) -> tuple[str, ...]:
         return tuple(r for r in self.rows if r in FACE)
 
-    @property
+    @cached_property
     def lower(self) -> tuple[str, ...]:
         return tuple(r for r in self.rows if r not in FACE)
 

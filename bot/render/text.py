@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.engine import Card, Event, Game, Left, Option, Passed, RuleSet, Scored, get_rules
+from bot.engine import (
+    Card,
+    Event,
+    Game,
+    Left,
+    Option,
+    Passed,
+    RuleSet,
+    Scored,
+    Totals,
+    get_rules,
+)
 from bot.i18n import decimal, rules_name, t
 
 from .embed import BLURPLE, DARK_GREY, DARK_TEAL, GOLD, GREEN, Embed, cut, plain, safe
@@ -234,8 +245,7 @@ def _summary_rows(rules: RuleSet) -> list[str]:
     return rows
 
 
-def _summary_value(game: Game, card: Card, key: str) -> int:
-    totals = game.totals(card.name)
+def _summary_value(totals: Totals, card: Card, key: str) -> int:
     if key == "banked":
         return totals.bank_points
     if key == "extra":
@@ -259,10 +269,12 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
         if row == rules.upper[-1]:
             lines.append(rule)
     lines.append(rule)
+    totals = [game.totals(c.name) for c in cards]
     for key in _summary_rows(rules):
         label = t(f"rows_short.{key}", lang)[:label_w]
         cells = "".join(
-            f"{number(_summary_value(game, c, key), lang):>{NAME_WIDTH + 1}}" for c in cards
+            f"{number(_summary_value(s, c, key), lang):>{NAME_WIDTH + 1}}"
+            for s, c in zip(totals, cards, strict=True)
         )
         lines.append(f"{label:<{label_w}}{cells}")
     return "```\n" + "\n".join(lines) + "\n```"
