@@ -127,6 +127,18 @@ def _template(key: str, lang: str, values: dict[str, Any]) -> str | None:
 def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
     """The message `key` in `lang`, formatted with `values` (a message with plural forms
     takes the form of the count `n`)."""
+    if not values:
+        return _bare(key, lang)
+    return _formatted(key, lang, values)
+
+
+@lru_cache(maxsize=4096)
+def _bare(key: str, lang: str) -> str:
+    # A message without values is the same every time (a scorecard shows ~100 a turn).
+    return _formatted(key, lang, {})
+
+
+def _formatted(key: str, lang: str, values: dict[str, Any]) -> str:
     template = _template(key, lang, values) or _template(key, DEFAULT, values)
     if template is None:
         raise KeyError(f"message {key!r} is missing from the English catalog")
