@@ -30,21 +30,14 @@ from typing import Any
 import asyncpg
 import simcord
 
-from bench.bench_load import (
-    MEMBERS_PER_GAME,
-    TURNS_PER_GAME,
-    Live,
-    Load,
-    _click,
-    _fast_settle,
-    _open,
-)
+from bench.bench_load import MEMBERS_PER_GAME, STEPS, Live, _click, _fast_settle, _open
 from bot.app import create_bot
 from bot.settings import Settings
 from db import PostgresStore, migrate
 from tests.pg import ThrowawayPostgres, create_database
 
 GAMES = 200
+TURNS_PER_GAME = 3
 PROCESSES = (("0-1", 1), ("2-3", 3))  # (shards held of 4, the shard of its server)
 TARGET_P99_MS = 20.0
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,20 +71,24 @@ async def child(url: str, shards: str, shard: int, games: int) -> None:
         shard_ids=shards,
     )
     bot = create_bot(settings, dice=random.Random(shard), sync_globally=True)
-    load = Load()
+    samples: list[float] = []
+    errors = 0
     async with simcord.run(bot, check_errors=False) as env:
         mine = _worlds(env, games)[shard]
         await _open(mine)
         print("ready", flush=True)
         await asyncio.to_thread(sys.stdin.readline)  # "go": both processes at once
         start = time.perf_counter()
-        for _ in range(TURNS_PER_GAME * 4):
+        for _ in range(TURNS_PER_GAME * len(STEPS)):
             for live in mine:
-                await _click(load, live, env)
-        load.seconds = time.perf_counter() - start
-        load.errors += len(env.errors)
+                began = time.perf_counter()
+                _kind, answered = await _click(env, live)
+                samples.append((time.perf_counter() - began) * 1000)
+                errors += not answered
+        seconds = time.perf_counter() - start
+        errors += len(env.errors)
         await bot.close()
-    print(json.dumps({"samples": load.samples, "errors": load.errors, "seconds": load.seconds}))
+    print(json.dumps({"samples": samples, "errors": errors, "seconds": seconds}))
 
 
 def _p(samples: list[float], q: float) -> float:
