@@ -21,9 +21,10 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import discord
+from discord.ext import commands
 
 from bot.engine import FACE, LOWER, RULESETS, GameError
 from bot.i18n import game_language, language_of, rules_name, t
@@ -96,6 +97,18 @@ async def public_language(interaction: discord.Interaction[Any], store: GameStor
     guild = interaction.guild
     locale = str(guild.preferred_locale) if guild is not None else None
     return game_language(None, setting, locale or str(interaction.guild_locale or ""))
+
+
+CogT = TypeVar("CogT", bound=commands.Cog)
+
+
+def cog_of(interaction: discord.Interaction[Any], name: str, kind: type[CogT]) -> CogT:
+    """The loaded cog `name` of type `kind`: a feature's module-level commands reach their
+    cog's parts (its publisher) through it."""
+    cog = interaction.client.get_cog(name)
+    if not isinstance(cog, kind):
+        raise RuntimeError(f"the {name} cog is not loaded")
+    return cog
 
 
 # --- people -----------------------------------------------------------------------------

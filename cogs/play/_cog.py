@@ -20,6 +20,7 @@ from bot.service import RepostTooSoon
 from cogs._edge import (
     caller_of,
     check_permissions,
+    cog_of,
     guard,
     is_manager,
     reply_language,
@@ -57,10 +58,7 @@ def _deps(interaction: discord.Interaction[Any]) -> PlayDeps:
 
 
 def _publisher(interaction: discord.Interaction[Any]) -> DiscordPublisher:
-    cog = interaction.client.get_cog(COG_NAME)
-    if not isinstance(cog, PlayCog):
-        raise RuntimeError("the play cog is not loaded")
-    return cog.publisher
+    return cog_of(interaction, COG_NAME, PlayCog).publisher
 
 
 async def _in_channel(interaction: discord.Interaction[Any]) -> Match:

@@ -17,7 +17,7 @@ from bot.i18n import LANGUAGES, game_language, t
 from bot.match import rules_or_default
 from bot.match.tournament import DEFAULT_ADVANCE, DEFAULT_TABLE_SIZE, Tournament, export
 from bot.match.tournament import parse_action as tournament_action
-from cogs._edge import caller_of, check_permissions, guard, reply_language, shown_name
+from cogs._edge import caller_of, check_permissions, cog_of, guard, reply_language, shown_name
 from cogs._ids import GAME_MAX
 
 from ._controls import CONTROLS, TournamentDeps, unknown_control
@@ -47,10 +47,7 @@ def _deps(interaction: discord.Interaction[Any]) -> TournamentDeps:
 
 
 def _publisher(interaction: discord.Interaction[Any]) -> TournamentPublisher:
-    cog = interaction.client.get_cog(COG_NAME)
-    if not isinstance(cog, TournamentCog):
-        raise RuntimeError("the tournament cog is not loaded")
-    return cog.publisher
+    return cog_of(interaction, COG_NAME, TournamentCog).publisher
 
 
 @group.command(name="new", description=_text("commands.tournament_new"))
