@@ -89,6 +89,15 @@ def reply_language(interaction: discord.Interaction[Any]) -> str:
     return language_of(str(interaction.locale) if interaction.locale else None)
 
 
+def table_language(
+    interaction: discord.Interaction[Any], chosen: str | None, setting: str | None
+) -> str:
+    """The language a new game or tournament is played in: the command's choice, else the
+    server's setting, else the server's Discord language."""
+    guild = interaction.guild
+    return game_language(chosen, setting, str(guild.preferred_locale) if guild else None)
+
+
 async def public_language(interaction: discord.Interaction[Any], store: GameStore) -> str:
     """The language of a message everyone in the channel sees: the server's."""
     setting = None

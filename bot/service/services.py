@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine import DiceSource
 from bot.records import Shards
@@ -21,6 +21,8 @@ from .games import GameService, Publisher, V
 from .pictures import Pictures
 from .settings import ServerSettings
 from .solutions import SolutionCache
+
+F = TypeVar("F")
 
 
 @dataclass
@@ -61,6 +63,13 @@ class Services:
         if found is None:
             raise RuntimeError("the table games' service is not built yet")
         return found
+
+    def feature(self, name: str, kind: type[F]) -> F:
+        """The dependencies the feature `name` put here (its controls' `Deps.of`)."""
+        deps = self.features.get(name)
+        if not isinstance(deps, kind):
+            raise RuntimeError(f"the {name} feature is not wired into this client")
+        return deps
 
     @staticmethod
     def of(client: object) -> Services:

@@ -56,10 +56,7 @@ class DailyDeps:
 
     @staticmethod
     def of(client: discord.Client) -> DailyDeps:
-        deps = Services.of(client).features.get(FEATURE)
-        if not isinstance(deps, DailyDeps):
-            raise RuntimeError("the daily feature is not wired into this client")
-        return deps
+        return Services.of(client).feature(FEATURE, DailyDeps)
 
     # --- the door of the shared turn controls (cogs._turn.Door) --------------------------
 

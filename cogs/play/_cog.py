@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import RULESETS, GameError
-from bot.i18n import LANGUAGES, game_language, t
+from bot.i18n import LANGUAGES, t
 from bot.match import DEFAULT_RULES, Match, known_rules, rules_or_default
 from bot.render import card_embed, rules_embed
 from bot.render.embed import safe
@@ -25,6 +25,7 @@ from cogs._edge import (
     is_manager,
     reply_language,
     shown_name,
+    table_language,
     to_discord,
 )
 from cogs._ids import small_int
@@ -77,10 +78,7 @@ async def new(
     deps = _deps(interaction)
     async with guard(interaction, reply_language(interaction), "/poker new"):
         settings = await deps.settings.fresh(interaction.guild_id)
-        guild = interaction.guild
-        lang = game_language(
-            language, settings.language, str(guild.preferred_locale) if guild else None
-        )
+        lang = table_language(interaction, language, settings.language)
         rules = rules_or_default(rules, settings.default_rules)
         check_permissions(interaction)
         user = interaction.user

@@ -43,10 +43,7 @@ class PlayDeps:
 
     @staticmethod
     def of(client: discord.Client) -> PlayDeps:
-        deps = Services.of(client).features.get(FEATURE)
-        if not isinstance(deps, PlayDeps):
-            raise RuntimeError("the play feature is not wired into this client")
-        return deps
+        return Services.of(client).feature(FEATURE, PlayDeps)
 
     # --- the door of the shared turn controls (cogs._turn.Door) --------------------------
 

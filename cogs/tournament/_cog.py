@@ -13,11 +13,19 @@ from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot.engine import RULESETS, GameError
-from bot.i18n import LANGUAGES, game_language, t
+from bot.i18n import LANGUAGES, t
 from bot.match import rules_or_default
 from bot.match.tournament import DEFAULT_ADVANCE, DEFAULT_TABLE_SIZE, Tournament, export
 from bot.match.tournament import parse_action as tournament_action
-from cogs._edge import caller_of, check_permissions, cog_of, guard, reply_language, shown_name
+from cogs._edge import (
+    caller_of,
+    check_permissions,
+    cog_of,
+    guard,
+    reply_language,
+    shown_name,
+    table_language,
+)
 from cogs._ids import GAME_MAX
 
 from ._controls import CONTROLS, TournamentDeps, unknown_control
@@ -66,10 +74,7 @@ async def new(
     deps = _deps(interaction)
     async with guard(interaction, reply_language(interaction), "/poker tournament new") as done:
         settings = await deps.settings.fresh(interaction.guild_id)
-        guild = interaction.guild
-        lang = game_language(
-            language, settings.language, str(guild.preferred_locale) if guild else None
-        )
+        lang = table_language(interaction, language, settings.language)
         rules = rules_or_default(rules, settings.default_rules)
         check_permissions(interaction)
         caller = caller_of(interaction)

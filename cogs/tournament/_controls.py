@@ -39,10 +39,7 @@ class TournamentDeps:
 
     @staticmethod
     def of(client: discord.Client) -> TournamentDeps:
-        deps = Services.of(client).features.get(FEATURE)
-        if not isinstance(deps, TournamentDeps):
-            raise RuntimeError("the tournament feature is not wired into this client")
-        return deps
+        return Services.of(client).feature(FEATURE, TournamentDeps)
 
 
 IDS = IdScheme(PREFIX)
