@@ -23,7 +23,12 @@ def main(argv: list[str]) -> int:
     split = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
     wanted, options = argv[:split], argv[split:]
     names = sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
-    chosen = [n for n in names if n.startswith("bench_") and (not wanted or n[6:] in wanted)]
+    known = [n[6:] for n in names if n.startswith("bench_")]
+    unknown = [w for w in wanted if w not in known]
+    if unknown:  # a typo would otherwise run nothing and say nothing
+        print(f"no benchmark {unknown[0]!r} (known: {', '.join(known)})", file=sys.stderr)
+        return 2
+    chosen = [f"bench_{n}" for n in known if not wanted or n in wanted]
     if options and len(chosen) != 1:
         print("options go to one benchmark: python -m bench NAME --option …", file=sys.stderr)
         return 2

@@ -10,7 +10,8 @@ size whose digits are 10–11 px high there, as tall as those of the message aro
 (the tests measure it at that width). The table is transposed (players down, scorecard
 rows across, labelled as in the text table): the upper rows, the lower rows and the
 totals are three tables, stacked into as few pictures as fit (one for two players, three
-for eight; six when eight names all take two lines).
+to five for eight; up to ten, a message's limit, when eight names all take two lines and
+a table of rows is cut in two).
 
 Fonts come from installed packages (Noto Sans for Latin and Cyrillic, Noto Sans
 Devanagari for Hindi); nothing is downloaded at run time. A character neither font has
@@ -941,8 +942,8 @@ def scorecard_pngs(
 ) -> list[bytes]:
     """The scorecards of `players` (display name, card) in seat order as PNG pictures, in
     display order: the upper rows, the lower rows and the totals, as few pictures as keep
-    them legible on a phone (one for up to two or three players, three for eight; more
-    when long names take two lines).
+    them legible on a phone (one for up to two or three players, three to five for
+    eight; more when long names take two lines).
 
     Attach each to its own embed (a message carries up to ten): `title` (if any) heads
     the first. Row labels come from the catalog of `lang`; when `final`, each player's

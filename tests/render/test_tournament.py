@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import LANGUAGES, catalog, rules_name, t
-from bot.match.tournament import MAX_PLAYERS, OPEN, Placing, Tournament
+from bot.match.tournament import DONE, MAX_PLAYERS, OPEN, WAITING, Placing, Tournament
 from bot.render import bracket
 from bot.render.bracket import (
     DISPLAY,
@@ -301,3 +301,25 @@ def test_the_picture_words_come_from_the_catalog(lang: str):
     texts = {label.text for page in layout(tn, lang) for label in labels(page)}
     assert t("tournament.final", lang) in texts
     assert catalog(lang)["tournament.picture_finished"] in texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_header_is_never_cut_from_its_forming_to_its_end(lang: str):
+    """The final beside the last round, in half a picture's width: its name ("Final
+    table") and its state ("waiting", "in play", "done") both whole in its dark header."""
+    states: list[Tournament] = []
+    run(signup(11, advance=2, bots=2, lang=lang), random.Random(5), check=states.append)
+    finals = [s for s in states if s.current is not None and s.current.final]
+    shown = {tb.status for s in finals for tb in s.current.tables}
+    assert {WAITING, OPEN, DONE} <= shown
+    half = 0
+    for tn in finals:
+        for page in layout(tn, lang):
+            header = [label for label in labels(page) if label.colour == bracket.HEAD_INK]
+            assert header
+            assert not [label.text for label in header if label.text.endswith("…")]
+            half += any(
+                label.text == t("tournament.final_table", lang) and label.x > WIDTH // 2
+                for label in header
+            )
+    assert half, "the final is drawn in the right half of a picture"
