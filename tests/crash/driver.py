@@ -36,6 +36,7 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import IO, Any
 
@@ -311,21 +312,34 @@ async def main(args: argparse.Namespace, log: IO[str]) -> int:
     return 0
 
 
-def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tests.crash.driver")
+def arguments(prog: str) -> argparse.ArgumentParser:
+    """The options every crash driver takes (this one's and tournament_driver's)."""
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--db", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--world", type=int, default=0)
-    parser.add_argument("--stop-after", type=int, default=None)
     parser.add_argument("--shards", default=None, help="shard ids held, of 4 (e.g. 0-1)")
+    return parser
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = arguments("python -m tests.crash.driver")
+    parser.add_argument("--stop-after", type=int, default=None)
     return parser.parse_args(argv)
 
 
-def run(argv: list[str]) -> int:
-    args = parse(argv)
+Main = Callable[[argparse.Namespace, IO[str]], Coroutine[Any, Any, int]]
+
+
+def run_driver(main: Main, args: argparse.Namespace) -> int:
+    """`main` with the log the harness reads, appended to."""
     with Path(args.log).open("a", encoding="utf-8") as log:
         return asyncio.run(main(args, log))
+
+
+def run(argv: list[str]) -> int:
+    return run_driver(main, parse(argv))
 
 
 if __name__ == "__main__":

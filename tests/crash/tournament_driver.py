@@ -21,12 +21,10 @@ its start-up resume finds the channel to open the next table's thread in.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import signal
 import sys
-from pathlib import Path
 from typing import IO, Any
 
 import discord
@@ -38,7 +36,7 @@ from bot.match.tournament import FINISHED
 from tests.cogs.drive import turn_message
 from tests.cogs.tournament.play import sign_up, stored, tournament_id_of
 
-from .driver import Desync, Driver, settings_for
+from .driver import Desync, Driver, arguments, run_driver, settings_for
 
 POINTS = ("game", "record", "advance")
 
@@ -143,20 +141,13 @@ async def main(args: argparse.Namespace, log: IO[str]) -> int:
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tests.crash.tournament_driver")
-    parser.add_argument("--db", required=True)
-    parser.add_argument("--log", required=True)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--world", type=int, default=0)
+    parser = arguments("python -m tests.crash.tournament_driver")  # (--shards: unused here)
     parser.add_argument("--kill-at", choices=POINTS, default=None)
-    parser.add_argument("--shards", default=None)  # settings_for reads it; unused here
     return parser.parse_args(argv)
 
 
 def run(argv: list[str]) -> int:
-    args = parse(argv)
-    with Path(args.log).open("a", encoding="utf-8") as log:
-        return asyncio.run(main(args, log))
+    return run_driver(main, parse(argv))
 
 
 if __name__ == "__main__":
