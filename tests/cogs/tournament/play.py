@@ -96,3 +96,12 @@ async def play_round(env: Any, channel: Any, members: dict[int, Any], round_no: 
         if not moved:
             await env.settle()
     raise AssertionError(f"round {round_no} does not end")
+
+
+async def four_at_tables_of_two(table: Any) -> tuple[list[Any], int, Any]:
+    """The `table` fixture's three members and a fourth signed up for tables of two, not
+    started: (the four, the tournament's id, its message)."""
+    env, channel, ann, bob, cid = table
+    humans = [ann, bob, cid, channel.guild.add_member(env.create_user("dan"))]
+    message = await sign_up(env, channel, ann, humans[1:], table_size=2)
+    return humans, tournament_id_of(env, message), message

@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import t
 from bot.match.tournament import FINISHED, OPEN
 
-from .play import play_round, sign_up, stored, tournament_id_of
+from .play import four_at_tables_of_two, play_round, stored
 
 
 def service(env):
@@ -31,12 +31,9 @@ def kinds(log) -> list[str]:
 async def test_a_round_that_ended_while_the_bot_was_down_advances_once(
     table, bot_factory, monkeypatch, stopped
 ):
-    env, channel, ann, bob, cid = table
-    dan = channel.guild.add_member(env.create_user("dan"))
-    humans = [ann, bob, cid, dan]
+    env, channel, ann, *_ = table
+    humans, tid, message = await four_at_tables_of_two(table)
     members = {m.id: m for m in humans}
-    message = await sign_up(env, channel, ann, humans[1:], table_size=2)
-    tid = tournament_id_of(env, message)
     assert (await ann.click(message, label=t("lobby.start"))).acknowledged
     await env.settle()
     store = env.bot.store

@@ -21,7 +21,7 @@ from bot.match.tournament import FINISHED
 from tests.cogs.drive import controls, fresh, turn_message
 from tests.conftest import settings_for_tests
 
-from .play import play_round, sign_up, stored, tournament_id_of
+from .play import four_at_tables_of_two, play_round, stored
 
 SAME = (6, 6, 6, 6, 6)
 
@@ -69,12 +69,9 @@ OPENING = [6] * 5 + [1] * 5  # a game's opening throw: one player 30, the other 
 
 
 async def test_a_tie_for_the_place_that_goes_on_is_thrown_off(table, dice):
-    env, channel, ann, bob, cid = table
-    dan = channel.guild.add_member(env.create_user("dan"))
-    humans = [ann, bob, cid, dan]
+    env, channel, ann, *_ = table
+    humans, tid, message = await four_at_tables_of_two(table)
     members = {m.id: m for m in humans}
-    message = await sign_up(env, channel, ann, humans[1:], table_size=2)
-    tid = tournament_id_of(env, message)
     dice.queue = OPENING * 2  # both tables' opening throws
     assert (await ann.click(message, label=t("lobby.start"))).acknowledged
     await env.settle()
