@@ -4,6 +4,7 @@ games, overdue deadlines, each shard's latency and connection."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -25,6 +26,20 @@ CLICK_SECONDS = Histogram(
     ["control"],
     buckets=(0.002, 0.005, 0.01, 0.015, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 )
+
+
+@functools.cache  # the labels are bounded: the controls and commands by outcome
+def _answered(control: str, outcome: str) -> tuple[Counter, Histogram]:
+    return INTERACTIONS.labels(control, outcome), CLICK_SECONDS.labels(control)
+
+
+def answered(control: str, outcome: str, seconds: float) -> None:
+    """An interaction answered: counted and timed (each labelled child looked up once)."""
+    count, time = _answered(control, outcome)
+    count.inc()
+    time.observe(seconds)
+
+
 SAVE_SECONDS = Histogram(
     "dicepoker_store_save_seconds",
     "One change's store transaction (actions, snapshot, deadline, results)",

@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.engine import FACE, LOWER, RULESETS, GameError
 from bot.i18n import game_language, language_of, rules_name, t
 from bot.match import Caller, Match
-from bot.metrics import CLICK_SECONDS, INTERACTIONS
+from bot.metrics import answered
 from bot.render.embed import Embed, safe
 from bot.service import NotShown
 from db import GameStore
@@ -258,9 +258,7 @@ async def guard(
         if not interaction.response.is_done():
             await interaction.response.defer()
     finally:
-        label = control or context
-        INTERACTIONS.labels(label, outcome).inc()
-        CLICK_SECONDS.labels(label).observe(time.perf_counter() - began)
+        answered(control or context, outcome, time.perf_counter() - began)
 
 
 async def _answer(interaction: discord.Interaction[Any], text: str, context: str) -> None:

@@ -176,7 +176,9 @@ def family_view(
     match: Match, lang: str, kinds: TurnControls, *, hint: discord.ui.Item[Any] | None = None
 ) -> discord.ui.View:
     """Five dice (tap to hold), Roll, [Pass], Scorecard, [Hint], and the select of rows,
-    each enabled from what the engine says the player can do now."""
+    each enabled from what the engine says the player can do now. Plain items, not the
+    feature's DynamicItems: the view is only drawn (`unstored`), its clicks reach the
+    registered controls by their custom_id."""
     game = match.require_game()
     g, v, ids = match.id, match.version, kinds.ids.custom_id
     player = game.player
@@ -191,7 +193,7 @@ def family_view(
             disabled=not game.can_hold(player, pos),
             row=0,
         )
-        view.add_item(kinds.hold(die, g, v, str(pos)))
+        view.add_item(die)
     roll: discord.ui.Button[Any] = discord.ui.Button(
         label=t("turn.roll", lang),
         style=discord.ButtonStyle.primary,
@@ -199,7 +201,7 @@ def family_view(
         disabled=not game.can_roll(player),
         row=1,
     )
-    view.add_item(kinds.roll(roll, g, v))
+    view.add_item(roll)
     if game.can_pass(player):
         passing: discord.ui.Button[Any] = discord.ui.Button(
             label=t("turn.pass", lang),
@@ -207,14 +209,14 @@ def family_view(
             custom_id=ids("pass", g, v),
             row=1,
         )
-        view.add_item(kinds.passing(passing, g, v))
+        view.add_item(passing)
     card: discord.ui.Button[Any] = discord.ui.Button(
         label=t("turn.card", lang),
         style=discord.ButtonStyle.secondary,
         custom_id=ids("card", g, v),
         row=1,
     )
-    view.add_item(kinds.card(card, g, v))
+    view.add_item(card)
     if hint is not None:
         view.add_item(hint)
     options = game.options()
@@ -228,5 +230,5 @@ def family_view(
             ],
             row=2,
         )
-        view.add_item(kinds.score(select, g, v))
+        view.add_item(select)
     return unstored(view)

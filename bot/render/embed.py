@@ -57,9 +57,11 @@ def _printable(text: str) -> str:
     )  # fmt: skip  (keeps emoji sequences whole)
 
 
+@lru_cache(maxsize=4096)
 def safe(text: str) -> str:
     """User text for a markdown context (content, descriptions, field values, titles):
-    shown exactly as typed, never formatting, mentioning or linking anything."""
+    shown exactly as typed, never formatting, mentioning or linking anything. Remembered
+    (bounded) as `_printable`: the same names are escaped at every click."""
     return _MARKDOWN.sub(r"\\\1", _printable(text))
 
 

@@ -9,6 +9,7 @@ most ~30 columns wide (a phone), so 5–8 players are split over fields of four 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from bot.engine import (
     Card,
@@ -172,13 +173,19 @@ def seat_order(game: Game, names: Mapping[str, str]) -> str:
 
 def option_label(option: Option, rules: RuleSet, lang: str) -> str:
     """ "Full house — 24 (×2 first throw)", "Two pairs — scratch, 0", joker marked."""
+    return _option_label(option, rules.premiums.get(option.row, 0), lang)
+
+
+@lru_cache(maxsize=4096)
+def _option_label(option: Option, premium: int, lang: str) -> str:
+    # The row menu is drawn again at every click, mostly with the same options (bounded:
+    # rows × points × languages).
     row = t(f"rows.{option.row}", lang)
     if not option.made:
         return cut(t("turn.option_scratch", lang, row=row, points=number(option.points, lang)), 100)
     label = t("turn.option", lang, row=row, points=number(option.points, lang))
     if option.doubled:
         label += t("turn.doubled", lang)
-    premium = rules.premiums.get(option.row, 0)
     if premium:
         label += t("turn.premium", lang, premium=premium)
     if option.joker_bonus:

@@ -86,4 +86,4 @@ def hint_button(match: Match) -> discord.ui.Item[Any]:
         custom_id=custom_id("hint", g, v),
         row=1,
     )
-    return HintButton(button, g, v)
+    return button  # drawn only: its clicks reach `HintButton` by the custom_id
