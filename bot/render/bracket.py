@@ -36,6 +36,7 @@ from .image import (
     _stamp,
     _width,
     encode,
+    fit_name,
     fit_text,
     number,
     paint,
@@ -185,7 +186,7 @@ def _box(  # noqa: PLR0913 - a box's place in the picture
         colour = GOLD_INK if went_on else MUTED if out else INK
         base = y + ROW_H // 2 + 11
         room = width - 2 * PAD - total_w - MARK_W
-        shown = fit_text(tn.name_of(player), room, NAME_SIZE, bold=went_on)
+        shown = fit_name(tn.name_of(player), room, NAME_SIZE, bold=went_on)
         if not shown:  # nothing of the name can be drawn: the seat's number instead
             shown = t("image.seat", lang, n=rnd.seed_of(player))
         name = text_at(shown, left + PAD, base, colour, bold=went_on, size=NAME_SIZE)

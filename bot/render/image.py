@@ -427,6 +427,19 @@ def _initials(text: str, width: float, size: int, *, bold: bool) -> str:
     return _cut(text, width, size, bold=bold)
 
 
+def fit_name(name: str, width: int, size: int, *, bold: bool = False) -> str:
+    """A player's name on one line of `width` pixels: whole, else "🤖 Bot 1 (perfect)"
+    as "🤖 Bot 1" (the number tells the computer players apart, and a level cut to
+    "(pe…" says nothing), else cut with "…"."""
+    text = drawable(name)
+    if _fits(text, width, size, bold=bold):
+        return text
+    tail = _TAIL.fullmatch(text)
+    if tail and _fits(tail[1], width, size, bold=bold):
+        return tail[1]
+    return _cut(text, width, size, bold=bold)
+
+
 @lru_cache(maxsize=1024)
 def name_lines(name: str, width: int) -> tuple[str, ...]:
     """A player's name in `width` pixels: one line (bold, `NAME_SIZE`), or two (the second

@@ -323,3 +323,17 @@ def test_a_table_header_is_never_cut_from_its_forming_to_its_end(lang: str):
                 for label in header
             )
     assert half, "the final is drawn in the right half of a picture"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_computer_player_whose_level_does_not_fit_keeps_its_number_not_a_cut_level(lang):
+    """In a half-width box "🤖 Bot 3 (perfect)" is shown as "🤖 Bot 3" (whole where it
+    fits), never as "🤖 Bot 3 (pe…": no computer player's name is cut."""
+    tn = run(signup(8, advance=2, names=["Ann", "Bob"], bots=3, lang=lang), random.Random(5))
+    computers = {drawable(e.name) for e in tn.entrants if e.level is not None}
+    shown = [label.text for page in layout(tn, lang) for label in labels(page)]
+    drawn = [text for text in shown if "🤖" in text]
+    assert len(drawn) >= len(computers)
+    for text in drawn:
+        assert text in computers or any(c.startswith(text + " (") for c in computers), text
+    assert any(text not in computers for text in drawn), "a level did not fit: dropped"
