@@ -1,7 +1,9 @@
 """A member's recent scores as a small bar chart (PNG), for `/poker stats`. Pure: no database.
 
 Bars in game order (oldest left), coloured by result (won / not), the member's average of
-those games as a dashed line, the highest and lowest score labelled on a light axis.
+those games as a dashed line, the highest and lowest score labelled on a light axis; the
+legend under the title says what the dashes and the gold bars are. A long name is cut in
+the title, never the title's own words.
 
 Drawn like the scorecard pictures (`image.py`): 2.5 times the size Discord shows it on a
 phone (292 px wide), text the same size, so its digits are as legible as the card's;
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import DEFAULT
+from bot.i18n import DEFAULT, t
 
 from .image import (
     GOLD,
@@ -29,7 +31,9 @@ from .image import (
     Label,
     Page,
     _stamp,
+    _width,
     encode,
+    fit_name,
     fit_text,
     number,
     paint,
@@ -49,11 +53,17 @@ BAR_MAX = px(36)
 LINE = px(1)  # the axis and dashes, 1 px on the phone (the dashes twice that)
 
 
-def _page(
-    scores: Sequence[int], title: str, flags: Sequence[bool], average_label: str, lang: str
-) -> Page:
+def _title(name: str, n: int, lang: str) -> str:
+    """ "Ann — last 20 scores" in the picture's width: a long name is cut, not the words."""
+    room = WIDTH - 2 * MARGIN
+    words = _width(t("stats.chart_title", lang, name="", n=n), NAME_SIZE, bold=True)
+    shown = fit_name(name, max(1, room - words), NAME_SIZE, bold=True)
+    return fit_text(t("stats.chart_title", lang, name=shown, n=n), room, NAME_SIZE, bold=True)
+
+
+def _page(scores: Sequence[int], name: str, flags: Sequence[bool], lang: str) -> Page:
     items: list[Box | Label] = []
-    text = fit_text(title, WIDTH - 2 * MARGIN, NAME_SIZE, bold=True)
+    text = _title(name, len(scores), lang)
     items.append(text_at(text, MARGIN, MARGIN + px(15), INK, bold=True, size=NAME_SIZE))
 
     low, high = min(0, *scores), max(0, *scores)  # bars grow from zero; negatives allowed
@@ -97,31 +107,41 @@ def _page(
         Box((x, y - LINE, min(x + DASH, WIDTH - RIGHT), y + LINE), INK)
         for x in range(LEFT, WIDTH - RIGHT, 2 * DASH)
     )
-    # The legend of the dashed line, under the title: two dashes, then "average 167.8".
+    # The legend, under the title: two dashes, then "average 167.8"; a gold square and
+    # "won" at the right when a bar is gold.
     legend = MARGIN + px(38)
     dash = legend - px(6)
     items.extend(
         Box((x, dash - LINE, x + DASH, dash + LINE), INK) for x in (MARGIN, MARGIN + 2 * DASH)
     )
-    label = f"{average_label}{number(round(mean, 1), lang)}"
+    end = WIDTH - MARGIN
+    if any(flags):
+        won = t("stats.chart_won", lang)
+        x = end - _width(won)
+        items.append(text_at(won, x, legend, INK))
+        square = px(9)
+        items.append(
+            Box((x - px(4) - square, dash - square // 2, x - px(4), dash + square // 2), WON)
+        )
+        end = x - px(4) - square - px(10)
+    label = f"{t('stats.chart_average', lang)}{number(round(mean, 1), lang)}"
     indent = MARGIN + px(22)
-    items.append(text_at(fit_text(label, WIDTH - MARGIN - indent), indent, legend, INK))
+    items.append(text_at(fit_text(label, end - indent), indent, legend, INK))
     return Page(WIDTH, HEIGHT, tuple(items))
 
 
 def scores_chart_png(
     scores: Sequence[int],
     *,
-    title: str,
+    name: str,
     won: Sequence[bool] | None = None,
-    average_label: str = "",
     lang: str = DEFAULT,
 ) -> bytes:
-    """Bars for `scores` (oldest first); `won[i]` marks a won game; the dashed line is the
-    mean of `scores`, labelled `average_label` + the value, numbers as `lang` writes them."""
+    """`name`'s bars for `scores` (oldest first); `won[i]` marks a won game; the dashed line
+    is the mean of `scores`; words and numbers in `lang`."""
     if not scores:
         raise ValueError("a chart needs at least one score")
     if won is not None and len(won) != len(scores):
         raise ValueError("won must have one flag per score")
     flags = list(won) if won is not None else [False] * len(scores)
-    return encode(paint(_page(scores, title, flags, average_label, lang)))
+    return encode(paint(_page(scores, name, flags, lang)))

@@ -89,9 +89,8 @@ async def stats(
             drawing = pictures.start(
                 scores_chart_png,
                 [r.total for r in recent],
+                name=name,
                 won=[r.rank == 1 for r in recent],
-                title=t("stats.chart_title", lang, name=name, n=len(recent)),
-                average_label=t("stats.chart_average", lang),
                 lang=lang,
             )
         extra: dict[str, Any] = {}
