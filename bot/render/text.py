@@ -203,11 +203,10 @@ def summary_line(event: Event, names: Mapping[str, str], lang: str) -> str:
         if not event.made:
             points = number(event.points, lang)
             return t("summary.scratched", lang, name=name, row=row, points=points)
-        extra = t("turn.doubled", lang) if event.doubled else ""
-        if event.joker_bonus:
-            extra += t("turn.joker_bonus", lang, bonus=event.joker_bonus)
+        extra = t("turn.joker_bonus", lang, bonus=event.joker_bonus) if event.joker_bonus else ""
+        # Doubled says "first throw" itself: no "(throw 1)" after it.
         return t(
-            "summary.scored",
+            "summary.scored_doubled" if event.doubled else "summary.scored",
             lang,
             name=name,
             row=row,

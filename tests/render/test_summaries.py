@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Game, Leave, Roll, Score
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, catalog, t
 from bot.render import standings_embed, summary_line
 from bot.render.text import number
 
@@ -62,3 +62,35 @@ def test_standings_of_one_player_measure_against_nobody(lang: str):
     assert both.description.count("\n") == 1
     average = number(sum(s.totals.total for s in pair.standings()) / 2, lang)
     assert both.footer == t("final.footer", lang, game=7, average=average)
+
+
+def _upper_done() -> Game:
+    """A classic game (figures doubled on a first throw) whose upper rows are all filled."""
+    game = Game.new("classic", ["1", "2"])
+    while any(game.card_of(p).rows[r] is None for p in ("1", "2") for r in game.rules.upper):
+        game, _ = game.apply(Roll(game.player, (1, 2, 3, 4, 6)))
+        game, _ = game.apply(Score(game.player, game.options()[0].row))
+    return game
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_doubled_figure_says_first_throw_once(lang: str):
+    """A figure made on the first throw is doubled: its line says "×2 first throw", not
+    also "(throw 1)"; the same figure on a later throw says which throw it was."""
+    assert "{throw}" not in catalog(lang)["summary.scored_doubled"]
+    game = _upper_done()
+    first, _ = game.apply(Roll("1", (3, 3, 3, 5, 5)))
+    option = next(o for o in first.options() if o.row == "full_house")
+    assert option.doubled
+    row = t("rows.full_house", lang)
+    line = summary_line(first.apply(Score("1", "full_house"))[1], NAMES, lang)
+    points = number(option.points, lang)
+    assert line == t("summary.scored_doubled", lang, name="Ann", row=row, points=points, extra="")
+    assert line.count("×2") == 1
+    later, _ = game.apply(Roll("1", (1, 2, 4, 6, 6)))
+    later, _ = later.apply(Roll("1", (3, 3, 3, 5, 5)))
+    option = next(o for o in later.options() if o.row == "full_house")
+    line = summary_line(later.apply(Score("1", "full_house"))[1], NAMES, lang)
+    points = number(option.points, lang)
+    assert line == t("summary.scored", lang, name="Ann", row=row, points=points, extra="", throw=2)
+    assert "×2" not in line
