@@ -108,15 +108,15 @@ class Options:
     games: int = 200
     images: bool = False
     rate: float | None = None  # clicks per second offered; None: as fast as they go
-    clicks: int | None = None  # default: 3 turns a game, at least 10 s at `rate`
+    clicks: int | None = None  # default: 3 turns a game; at `rate`, a turn a game, 10 s or more
     store: str = "sqlite"
     profile: bool = False
 
     def click_count(self) -> int:
         if self.clicks is not None:
             return self.clicks
-        if self.rate is not None:
-            return max(1_000, int(self.rate * 10))
+        if self.rate is not None:  # every control clicked: each game a whole turn at least
+            return max(1_000, int(self.rate * 10), self.games * len(STEPS))
         return self.games * 12
 
 
