@@ -286,14 +286,21 @@ def scorecard_table(game: Game, cards: Sequence[Card], names: Mapping[str, str],
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def scorecard_embed(
-    game: Game, names: Mapping[str, str], game_id: int, lang: str, *, round_no: int | None = None
+def scorecard_embed(  # noqa: PLR0913 - the card, and what frames it
+    game: Game,
+    names: Mapping[str, str],
+    game_id: int,
+    lang: str,
+    *,
+    round_no: int | None = None,
+    tables: bool = True,
 ) -> Embed:
     """Every player's card, four columns per field (narrow enough for a phone); its footer
     names `round_no` (default: the game's current round; a turn's summary names the round
-    just played, which the round's last turn has already closed)."""
+    just played, which the round's last turn has already closed). `tables=False`: the
+    title and footer only (pictures show the cards)."""
     embed = Embed(title=t("card.title", lang), colour=DARK_TEAL)
-    cards = list(game.cards)
+    cards = list(game.cards) if tables else []
     for i in range(0, len(cards), COLUMNS_PER_FIELD):
         group = cards[i : i + COLUMNS_PER_FIELD]
         title = " · ".join(

@@ -301,7 +301,8 @@ class DiscordPublisher:
         """The table's scorecard: `pngs` (one embed each) when drawn, else the code-block
         tables; `round_no` the round it closes (default: the game's)."""
         game = match.require_game()
-        card = scorecard_embed(game, match.names, match.id, match.lang, round_no=round_no)
+        names, lang = match.names, match.lang
+        card = scorecard_embed(game, names, match.id, lang, round_no=round_no, tables=not pngs)
         if not pngs:
             return [card], []
         embeds, files = [], []

@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Game, Leave, Roll, Score
 from bot.i18n import LANGUAGES, catalog, t
-from bot.render import standings_embed, summary_line
+from bot.render import scorecard_embed, standings_embed, summary_line
 from bot.render.text import number
 
 NAMES = {"1": "Ann", "2": "Bob"}
@@ -94,3 +94,13 @@ def test_a_doubled_figure_says_first_throw_once(lang: str):
     points = number(option.points, lang)
     assert line == t("summary.scored", lang, name="Ann", row=row, points=points, extra="", throw=2)
     assert "×2" not in line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_frame_of_a_pictured_scorecard_is_the_text_cards_without_its_tables(lang: str):
+    game = _upper_done()
+    card = scorecard_embed(game, NAMES, 7, lang, round_no=3)
+    frame = scorecard_embed(game, NAMES, 7, lang, round_no=3, tables=False)
+    assert card.fields
+    assert not frame.fields
+    assert (frame.title, frame.colour, frame.footer) == (card.title, card.colour, card.footer)
