@@ -61,11 +61,13 @@ async def shoot(out: Path, folder: Path, *, rules: str, language: str | None) ->
 
     from bot.app import DicePokerBot  # noqa: PLC0415
     from bot.settings import Settings  # noqa: PLC0415
-    from bot.strategy import compute, save  # noqa: PLC0415
+    from bot.strategy import EXACT, compute, save  # noqa: PLC0415
 
     # The analysis and the perfect computer player need the rule set's table: classic is
-    # solved in a fraction of a second, so every machine shows them.
-    save(compute(rules), folder / "strategy")
+    # solved in a fraction of a second, so every machine shows them. Banked has no exact
+    # table: its computer player plays its own policy, with no analysis.
+    if rules in EXACT:
+        save(compute(rules), folder / "strategy")
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]  # never the developer's .env
         discord_token=None,

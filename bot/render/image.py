@@ -378,8 +378,10 @@ def _width(text: str, size: int = SIZE, *, bold: bool = False, stretch: int = 10
     return _extent(pieces)[2] if pieces else 1
 
 
-def _fits(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> bool:
-    return _advance(text, size, bold) <= width
+def _fits(
+    text: str, width: float, size: int = SIZE, *, bold: bool = False, stretch: int = 100
+) -> bool:
+    return _advance(text, size, bold, stretch) <= width
 
 
 def _cut(text: str, width: float, size: int = SIZE, *, bold: bool = False) -> str:
@@ -414,6 +416,7 @@ def _breaks(text: str) -> list[int]:
 # --- names: one line, else two, else two shortened ----------------------------------------
 
 _TAIL = re.compile(r"(.+?)\s*\(([^()]+)\)")  # "Bot 1 (perfect)"
+_CONDENSED = 88  # a name's second line is condensed rather than cut ("идеальный")
 _SEPARATORS = "_-.|/"
 
 
@@ -457,7 +460,7 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
         return (text,)
     tail = _TAIL.fullmatch(text)
     if tail and _fits(tail[1], width, NAME_SIZE, bold=True):
-        return (tail[1], _cut(tail[2], width, SIZE))
+        return (tail[1], _second_line(tail[2], width, _cut))
 
     def fits(end: int) -> bool:
         return _fits(text[:end].rstrip(), width, NAME_SIZE, bold=True)
@@ -472,7 +475,20 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
     else:  # one long word: break it where it fills the line
         end = max(letters, default=1)
     head, rest = text[:end].rstrip(), text[end:].lstrip()
-    return (head, _initials(rest, width, SIZE, bold=False)) if rest else (head,)
+    return (head, _second_line(rest, width, _initials)) if rest else (head,)
+
+
+def _second_line(text: str, width: int, shorten: Callable[..., str]) -> str:
+    """A name's second line: whole, condensed if need be (`second_stretch`), else
+    shortened."""
+    if _fits(text, width, SIZE, stretch=_CONDENSED):
+        return text
+    return shorten(text, width, SIZE, bold=False)
+
+
+def second_stretch(line: str, width: int) -> int:
+    """The font width a name's second line of `name_lines` is drawn in."""
+    return 100 if _fits(line, width, SIZE) else _CONDENSED
 
 
 # --- what the tables say ----------------------------------------------------------------
@@ -640,10 +656,18 @@ def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: i
 
 
 def text_at(  # noqa: PLR0913 - a label's text, place, colour and style
-    text: str, x: int, baseline: int, colour: RGB, *, bold: bool = False, size: int = SIZE
+    text: str,
+    x: int,
+    baseline: int,
+    colour: RGB,
+    *,
+    bold: bool = False,
+    size: int = SIZE,
+    stretch: int = 100,
 ) -> Label:
     """A label whose text starts at x on the baseline (its ink may start a little right)."""
-    return Label(text, x + _stamp(text, size, bold).dx, baseline, colour, size, bold)
+    dx = _stamp(text, size, bold, stretch).dx
+    return Label(text, x + dx, baseline, colour, size, bold, stretch)
 
 
 def _column_widths(table: _Table, squeeze: _Squeeze) -> list[int]:
@@ -696,7 +720,8 @@ def _draw_table(  # noqa: PLR0913 - the parts `layout` measured once
             name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
             second = base + LINE_PITCH
-            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, bold=False, size=SIZE)
+            line_stretch = second_stretch(seat.lines[1], name_w - 2 * PAD)
+            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, stretch=line_stretch)
             items.append(line)
         mid = y + (ROW_H // 2 if len(seat.lines) == 1 else seat.height // 2)
         for col, left, w in zip(table.columns, lefts, widths, strict=True):
