@@ -416,7 +416,8 @@ def _breaks(text: str) -> list[int]:
 # --- names: one line, else two, else two shortened ----------------------------------------
 
 _TAIL = re.compile(r"(.+?)\s*\(([^()]+)\)")  # "Bot 1 (perfect)"
-_CONDENSED = 88  # a name's second line is condensed rather than cut ("идеальный")
+# A name's second line is condensed (as the numbers are) rather than cut ("идеальный").
+_CONDENSED = SQUEEZES[1].stretch
 _SEPARATORS = "_-.|/"
 
 
@@ -479,14 +480,14 @@ def name_lines(name: str, width: int) -> tuple[str, ...]:
 
 
 def _second_line(text: str, width: int, shorten: Callable[..., str]) -> str:
-    """A name's second line: whole, condensed if need be (`second_stretch`), else
+    """A name's second line: whole, condensed if need be (`_second_stretch`), else
     shortened."""
     if _fits(text, width, SIZE, stretch=_CONDENSED):
         return text
     return shorten(text, width, SIZE, bold=False)
 
 
-def second_stretch(line: str, width: int) -> int:
+def _second_stretch(line: str, width: int) -> int:
     """The font width a name's second line of `name_lines` is drawn in."""
     return 100 if _fits(line, width, SIZE) else _CONDENSED
 
@@ -646,6 +647,7 @@ class _Seat:
     colour: RGB
     height: int
     winner: bool
+    stretch: int = 100  # the second line's font width
 
 
 def _centred(text: str, cx: int, cy: int, colour: RGB, *, bold: bool, stretch: int) -> Label:  # noqa: PLR0913 - a label's text, place, colour and style
@@ -720,8 +722,7 @@ def _draw_table(  # noqa: PLR0913 - the parts `layout` measured once
             name = text_at(seat.lines[0], x0 + PAD, base, seat.colour, bold=True, size=NAME_SIZE)
             items.append(name)
             second = base + LINE_PITCH
-            line_stretch = second_stretch(seat.lines[1], name_w - 2 * PAD)
-            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, stretch=line_stretch)
+            line = text_at(seat.lines[1], x0 + PAD, second, seat.colour, stretch=seat.stretch)
             items.append(line)
         mid = y + (ROW_H // 2 if len(seat.lines) == 1 else seat.height // 2)
         for col, left, w in zip(table.columns, lefts, widths, strict=True):
@@ -778,7 +779,8 @@ def layout(  # noqa: PLR0912 - the page's parts, in drawing order
             lines = (*lines, _cut(t("card.left", lang), name_w - 2 * PAD, SIZE))
         colour = GOLD_INK if card.name in winners else MUTED if card.left else INK
         height = ROW_H if len(lines) == 1 else ROW_H2
-        seats.append(_Seat(lines, colour, height, card.name in winners))
+        stretch = _second_stretch(lines[1], name_w - 2 * PAD) if len(lines) > 1 else 100
+        seats.append(_Seat(lines, colour, height, card.name in winners, stretch))
 
     heading = title_lines(title, WIDTH - 2 * MARGIN - 2 * PAD) if title else ()
     groups = _pack(len(tables), [s.height for s in seats], TITLE_H * len(heading))
