@@ -282,11 +282,13 @@ async def test_a_click_answers_at_once_and_the_computer_players_go_on_by_themsel
         seen["right after"] = anas_turn(channel, ana)
         await eventually(lambda: anas_turn(channel, ana), "Ana's next turn")
         contents = [m.content or "" for m in channel.history()]
-        seen["computer moves"] = [c for c in contents if "Bot" in c and "recorded" in c]
+        # A computer's turn ends in a row recorded or scratched (an easy one does scratch).
+        moves = [c for c in contents if "Bot" in c and ("recorded" in c or "scratched" in c)]
+        seen["computer moves"] = moves
 
     await run_demo(tmp_path, ready)
     assert seen["right after"] is None  # the computer players were still to play
-    assert len(seen["computer moves"]) >= 3
+    assert len(seen["computer moves"]) >= 3, seen["computer moves"]
 
 
 async def test_new_messages_reach_an_open_page_without_refresh(tmp_path):
