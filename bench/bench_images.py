@@ -111,7 +111,7 @@ def main() -> None:
     charts = []
     for n in (1, 20, 60):
         start = time.process_time()
-        chart.scores_chart_png(list(range(-30, 30 * n, 30))[:n], title="Ann · last games")
+        chart.scores_chart_png(list(range(-30, 30 * n, 30))[:n], name="Ann")
         charts.append((time.process_time() - start) * 1000)
     print("stats chart, 1 / 20 / 60 games: CPU " + " / ".join(f"{c:.1f}" for c in charts) + " ms")
     for label, value in (("wall", worst), ("CPU", worst_cpu)):

@@ -286,7 +286,10 @@ def drawable(text: str) -> str:
     return " ".join("".join(s for _, s in runs(text)).split())
 
 
+@lru_cache(maxsize=8192)
 def _advance(text: str, size: int, bold: bool, stretch: int = 100) -> float:
+    """How far `text` moves the pen; cached: every picture of a game measures its names
+    and title again (a Devanagari name's shaping is ~1 ms)."""
     weight = _BOLD if bold else _REGULAR
     total = 0.0
     for kind, s in runs(text):
