@@ -80,6 +80,12 @@ class Publisher(Protocol[V_contra]):
         None. Raises NotShown when Discord refused."""
         ...
 
+    async def prepare(self, before: Match, after: Match) -> None:
+        """`after` is decided and about to be saved: start what showing it will take (a
+        turn's pictures draw while the save commits). Nothing is shown; if the save
+        fails, what was started is left unused."""
+        ...
+
     async def refresh(self, match: Match, via: V_contra) -> None:
         """A click carried an old version: redraw its message if it is the game's own."""
         ...
@@ -355,6 +361,7 @@ class GameService(Generic[V]):
                 # the next change: until then a restarted bot must not take the old one
                 # (now the last turn's summary) for it; a click on the new one adopts it.
                 after = replace(after, turn_message_id=None)
+            await self.publisher.prepare(before, after)
             try:
                 record = await self._save(before, after, now)
             except StaleVersion:

@@ -109,6 +109,9 @@ class DailyPublisher:
             raise DailyNotShown() from exc
         return after
 
+    async def prepare(self, before: Match, after: Match) -> None:
+        """Nothing to start early: a daily's click draws no pictures."""
+
     async def refresh(self, match: Match, via: discord.Interaction[Any]) -> None:
         """A click on an out-of-date copy (a message posted before `/poker daily play`
         posted it again): redraw it as the game is now; the refusal follows."""

@@ -12,9 +12,9 @@ live message may be unknown. It is then found again — the message clicked, els
 game's controls in the channel's recent messages — and any other copy with live controls
 is retired, so later changes update it rather than leave it looking alive.
 
-Pictures are drawn in worker processes (`bot.service.Pictures`); a click waits for them at
-most the pool's budget (1.5 s), then its message goes out with the text table and the
-pictures follow by an edit of that message.
+Pictures are drawn in worker processes (`bot.service.Pictures`), started while the change
+is being saved (`prepare`); a click waits for them at most the pool's budget (1.5 s), then
+its message goes out with the text table and the pictures follow by an edit of that message.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
-from bot.engine import Left, Rolled
+from bot.engine import Game, Left, Rolled
 from bot.i18n import t
 from bot.match import MAX_SEATS, Match
 from bot.records import GuildSettings
@@ -56,6 +56,26 @@ HISTORY_SCAN = 50  # recent channel messages searched for a game's lost message
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "addbot")
 TURN_ACTIONS = ("hold", "roll", "score", "pass", "card", "hint")
 
+Drawing = asyncio.Task[list[bytes]]
+
+
+@dataclass(frozen=True)
+class _Drawings:
+    """A turn's end as its pictures show it: the summary's scorecard (`shown`, of round
+    `played`) and, when the game is over, the final card; each drawing None when the
+    server shows no pictures. `game` is the state they draw."""
+
+    game: Game
+    shown: bool
+    played: int
+    turn: Drawing | None
+    final: Drawing | None
+
+    def cancel(self) -> None:
+        for drawing in (self.turn, self.final):
+            if drawing is not None:
+                drawing.cancel()
+
 
 class DiscordPublisher:
     """The table service's publisher (`bot.service.Publisher[Via]`)."""
@@ -67,6 +87,7 @@ class DiscordPublisher:
         self.settings = settings
         self.pictures = pictures
         self._late: dict[int, asyncio.Task[None]] = {}  # message id → its pictures' edit
+        self._ready: dict[int, _Drawings] = {}  # game id → pictures started before its save
 
     @property
     def late(self) -> list[asyncio.Task[None]]:
@@ -75,6 +96,9 @@ class DiscordPublisher:
 
     async def stop(self) -> None:
         """The bot stops: pictures still on their way are not shown."""
+        for ready in self._ready.values():
+            ready.cancel()
+        self._ready.clear()
         late = self.late
         for task in late:
             task.cancel()
@@ -91,6 +115,17 @@ class DiscordPublisher:
             raise NotShown(await self._missing(after)) from exc
         except discord.HTTPException as exc:
             raise NotShown() from exc
+
+    async def prepare(self, before: Match, after: Match) -> None:
+        """A turn's end is about to be saved: its pictures start drawing meanwhile (the
+        save's commit takes a millisecond or two). A save that fails leaves them unused:
+        the next change of the game cancels them."""
+        old = self._ready.pop(after.id, None)
+        if old is not None:
+            old.cancel()
+        if before.status == "lobby" or after.status == "cancelled" or not after.turn_ended:
+            return
+        self._ready[after.id] = self._drawings(before, after, await self._settings(after))
 
     async def refresh(self, match: Match, via: Via) -> None:
         """A click on an out-of-date message: when it is the game's own (or the game's
@@ -237,7 +272,12 @@ class DiscordPublisher:
         notice: Notice | None,
         settings: GuildSettings,
     ) -> Match:
-        game = after.require_game()
+        ready = self._ready.pop(after.id, None)
+        if ready is None or ready.game is not after.game:  # not prepared, or another state
+            if ready is not None:
+                ready.cancel()
+            ready = self._drawings(before, after, settings)
+        game, shown, played = ready.game, ready.shown, ready.played
         lines = [
             summary_line(e, after.names, after.lang)
             for e in after.events
@@ -246,13 +286,7 @@ class DiscordPublisher:
         if notice is not None:
             lines.insert(0, notice.text(after))
         summary = " ".join(line for line in lines if line)
-        round_over = before.game is not None and game.round != before.game.round
-        shown = after.shows_scorecard(settings.scorecards, round_over=round_over)
-        # The round this turn was played in: its last turn has already begun the next.
-        played = before.game.round if before.game is not None else game.round
-        # Both sets of pictures start at once; each message waits for its own.
-        drawing = self._drawing(after, settings, final=False, round_no=played) if shown else None
-        final_drawing = self._drawing(after, settings, final=True) if game.finished else None
+        drawing, final_drawing = ready.turn, ready.final
 
         def summary_fields(pngs: list[bytes] | None) -> dict[str, Any]:
             if not shown:
@@ -317,9 +351,21 @@ class DiscordPublisher:
 
     # --- pictures ------------------------------------------------------------------------
 
+    def _drawings(self, before: Match, after: Match, settings: GuildSettings) -> _Drawings:
+        """What the end of the turn from `before` to `after` shows, its pictures started."""
+        game = after.require_game()
+        round_over = before.game is not None and game.round != before.game.round
+        shown = after.shows_scorecard(settings.scorecards, round_over=round_over)
+        # The round this turn was played in: its last turn has already begun the next.
+        played = before.game.round if before.game is not None else game.round
+        # Both sets of pictures start at once; each message waits for its own.
+        turn = self._drawing(after, settings, final=False, round_no=played) if shown else None
+        final = self._drawing(after, settings, final=True) if game.finished else None
+        return _Drawings(game, shown, played, turn, final)
+
     def _drawing(
         self, match: Match, settings: GuildSettings, *, final: bool, round_no: int | None = None
-    ) -> asyncio.Task[list[bytes]] | None:
+    ) -> Drawing | None:
         """The table's pictures, started in the pool, when the server shows pictures."""
         if not settings.images:
             return None
@@ -329,7 +375,7 @@ class DiscordPublisher:
         )
 
     async def _in_time(
-        self, match: Match, drawing: asyncio.Task[list[bytes]] | None
+        self, match: Match, drawing: Drawing | None
     ) -> list[bytes] | None:
         """The pictures if drawn within the pool's budget, else None (the text goes out;
         `_follow` brings them, unless drawing them failed)."""
@@ -341,7 +387,7 @@ class DiscordPublisher:
         self,
         match: Match,
         message_id: int,
-        drawing: asyncio.Task[list[bytes]],
+        drawing: Drawing,
         fields: Callable[[list[bytes]], dict[str, Any]],
     ) -> None:
         """When `drawing` is done, edit its pictures into the message sent without them."""
@@ -601,7 +647,7 @@ def _changed(fields: dict[str, Any], shown: discord.Message) -> dict[str, Any]:
     return kept
 
 
-async def _drawn(match: Match, drawing: asyncio.Task[list[bytes]]) -> list[bytes] | None:
+async def _drawn(match: Match, drawing: Drawing) -> list[bytes] | None:
     """What `drawing` drew, or None when it failed (logged: the text table stays)."""
     try:
         return await drawing

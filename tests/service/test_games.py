@@ -39,6 +39,9 @@ class Recorder:
     log: list[str] = field(default_factory=list)
     published: list[tuple[Match, Match, str | None]] = field(default_factory=list)
     refreshed: list[tuple[int, str]] = field(default_factory=list)
+    prepared: list[tuple[Match, Match]] = field(default_factory=list)
+    store: GameStore | None = None  # when set, `stored`: the version saved at each prepare
+    stored: list[int] = field(default_factory=list)
     fail: BaseException | None = None
     posts: int | None = None  # a message id each publish "posts" as the turn's
 
@@ -48,6 +51,13 @@ class Recorder:
         if self.fail is not None:
             raise self.fail
         return after if self.posts is None else replace(after, turn_message_id=self.posts)
+
+    async def prepare(self, before: Match, after: Match) -> None:
+        self.log.append(f"prepare v{before.version}")
+        self.prepared.append((before, after))
+        if self.store is not None:
+            record = await self.store.get_game(after.id)
+            self.stored.append(record.version if record is not None else -1)
 
     async def refresh(self, match: Match, via: str) -> None:
         self.refreshed.append((match.version, via))
@@ -112,7 +122,9 @@ async def test_a_change_is_saved_shown_then_heard(store: GameStore) -> None:
         caller=Caller(player, GUILD, CHANNEL),
     )  # fmt: skip
     assert after.version == game.version + 1
-    assert publisher.log == [f"publish v{after.version}", f"heard v{after.version}"]
+    assert publisher.log == [
+        f"prepare v{game.version}", f"publish v{after.version}", f"heard v{after.version}"
+    ]
     assert publisher.published[-1][2] == "click"
     assert heard.seen[-1] == (game.version, after.version)
     record = await store.get_game(game.id)
@@ -121,6 +133,20 @@ async def test_a_change_is_saved_shown_then_heard(store: GameStore) -> None:
     assert record.state["game"]["dice"] == list(after.require_game().dice)
     assert len(await store.actions(game.id)) == 1  # the throw: one action, in the log
     assert (await service.get(game.id)) == after  # the cache holds what was saved
+
+
+async def test_a_change_is_prepared_for_showing_before_it_is_saved(store: GameStore) -> None:
+    clock, publisher = Clock(), Recorder(store=store)
+    service = service_on(store, publisher, clock)
+    game = await started(service, clock)
+    publisher.prepared.clear()
+    publisher.stored.clear()
+    player = to_move(game)
+    after = await service.apply(game.id, lambda m: m.roll(player, random.Random(1)))
+    [(before, decided)] = publisher.prepared
+    assert before.version == game.version
+    assert decided.require_game() is after.require_game()  # the very state then shown
+    assert publisher.stored == [game.version]  # not saved yet when the publisher heard
 
 
 async def test_a_stale_click_changes_nothing_and_redraws_its_message(store: GameStore) -> None:
@@ -192,6 +218,9 @@ async def test_a_lost_race_is_read_again_and_decided_once_more(store: GameStore)
     after = await here.apply(game.id, lambda m: m.roll(player, random.Random(2)))
     assert after.version == moved.version + 1
     assert first.published[-1][0].version == moved.version  # decided on the fresh game
+    # Each decision was prepared; the one whose save failed is left unused.
+    assert [b.version for b, _ in first.prepared[-2:]] == [game.version, moved.version]
+    assert first.prepared[-1][1].require_game() is after.require_game()
     assert after.require_game().throws == 2
     # A click drawn before the other process's change is refused: out of date.
     with pytest.raises(GameError) as refused:

@@ -50,6 +50,33 @@ async def test_a_turns_pictures_are_drawn_in_a_worker(table):
     assert await pictures.draw(where) != os.getpid()  # the pool the publisher drew in
 
 
+async def test_a_turns_pictures_start_drawing_before_its_end_is_saved(table, monkeypatch):
+    env, channel, players = await pictures_on(table)
+    pictures: Pictures = env.bot.services.pictures
+    store = env.bot.store
+    started: list[str] = []
+    at_save: list[int] = []  # pictures started when each save began
+    start, save = pictures.start, store.save
+
+    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        started.append(fn.__name__)
+        return start(fn, *args, **kwargs)
+
+    async def saving(*args: Any, **kwargs: Any) -> Any:
+        at_save.append(len(started))
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(pictures, "start", counted)
+    monkeypatch.setattr(store, "save", saving)
+    assert await play_turn(env, channel, players, rolls=1)
+    assert started == ["game_pngs"]  # drawn once: the one started early is the one shown
+    *turn, last = at_save
+    assert set(turn) == {0}  # the throw's and the holds' saves draw nothing …
+    assert last == 1  # … the row's save began with its picture already drawing
+    assert pictures_of(env, summary(channel)) == ["attachment://scorecard.png"]
+    assert not late_edits(env)
+
+
 async def test_pictures_late_the_text_goes_out_and_the_pictures_follow(table, monkeypatch):
     env, channel, players = await pictures_on(table)
     pictures: Pictures = env.bot.services.pictures
