@@ -27,9 +27,10 @@ from bot.settings import Settings
 from db import GameStore, PostgresStore, SqliteStore
 from tests.pg import ThrowawayPostgres, create_database
 
+from ._sim import answer, mentioned
+
 TURNS = 1000  # each turn: two Rolls, a hold, a record: at least 1,000 clicks of each
 FLOOR_CLICKS = 1000
-MENTION = re.compile(r"<@!?(\d+)>")
 
 
 # simcord settles each click by polling every `idle` seconds (50 ms) while a callback is
@@ -87,7 +88,7 @@ async def _floor() -> list[float]:
         guild = env.create_guild("Bench")
         channel = guild.create_text_channel("floor")
         ann = guild.add_member(env.create_user("ann"))
-        message = (await ann.slash(channel, "ping")).response.message
+        message = answer(await ann.slash(channel, "ping")).message
         for n in range(FLOOR_CLICKS):
             start = time.perf_counter()
             await ann.click(message, custom_id=f"bench:ping:{n}")
@@ -129,15 +130,16 @@ async def _game(store: dict[str, Any], *, quiet_gc: bool = True) -> dict[str, li
         games = 0
         turns = 0
         while turns < TURNS:
-            lobby = (await members[0].slash(channel, "poker new", rules="yatzy")).response
+            lobby = answer(await members[0].slash(channel, "poker new", rules="yatzy"))
             await members[1].click(lobby, label="Join")
             await members[0].click(lobby, label="Start")
             games += 1
             while turns < TURNS:
                 turn = channel.last_message
-                if turn is None or not turn.content or not MENTION.search(turn.content):
+                mover = mentioned(turn.content) if turn is not None else None
+                if turn is None or mover is None:
                     break  # the final standings: start another game
-                player = by_id[int(MENTION.search(turn.content)[1])]
+                player = by_id[mover]
                 roll = _components(env, turn)["roll"]["custom_id"]
                 start = time.perf_counter()
                 await player.click(turn, custom_id=roll)

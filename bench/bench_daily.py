@@ -39,6 +39,8 @@ from bot.settings import Settings
 from bot.strategy.hindsight import Hindsight, hindsight, replay
 from db import GameStore, SeatResult, SqliteStore
 
+from ._sim import answer
+
 DAYS = 7
 SECRET = b"bench_daily: a fixed secret ...."
 FIRST = date(2025, 1, 1)
@@ -117,7 +119,7 @@ async def _dailies(folder: Path) -> dict[str, list[float]]:
         members = [guild.add_member(env.create_user(f"m{n}")) for n in range(MEMBERS)]
         for member in members:
             began = time.perf_counter()
-            message = (await member.slash(channel, "poker daily play", rules="classic")).response
+            message = answer(await member.slash(channel, "poker daily play", rules="classic"))
             times["start"].append((time.perf_counter() - began) * 1000)
             while "roll" in (c := _controls(env, message)):
                 began = time.perf_counter()

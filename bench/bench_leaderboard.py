@@ -13,6 +13,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -110,7 +111,7 @@ async def time_reads(store: GameStore) -> float:
     verdict = "ok" if worst <= TARGET_MS else "OVER TARGET"
     print(f"worst median {worst:.1f} ms a page (target ≤ {TARGET_MS:.0f} ms): {verdict}")
     # The other league reads, for scale: one member's stats and chart, a history page.
-    reads = {
+    reads: dict[str, Callable[[], Awaitable[object]]] = {
         "stats": lambda: store.member_stats(GUILD, 7),
         "chart scores": lambda: store.recent_scores(GUILD, 7, 20),
         "history page": lambda: store.history(GUILD, limit=10, offset=100),

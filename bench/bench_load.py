@@ -49,7 +49,6 @@ import gc
 import json
 import pstats
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -75,6 +74,7 @@ from db import SqliteStore
 from tests.pg import ThrowawayPostgres, create_database
 
 from . import _cost
+from ._sim import answer, mentioned, required
 from .bench_clicks import TrivialBot
 
 MEMBERS_PER_GAME = 4
@@ -89,7 +89,6 @@ SWEEP_UP = (400, 500, 650, 800)  # after 300/s held
 SWEEP_DOWN = (250, 200, 175, 150, 125, 100, 75, 50)  # after it did not
 PROFILE_CLICKS = 200  # per control (a turn has two Rolls: 400 of those)
 CONTROLS = ("roll", "hold", "record")
-MENTION = re.compile(r"<@!?(\d+)>")
 
 IDLE = 0.001
 _settle = simcord.Env._settle_internal
@@ -252,7 +251,7 @@ class Cost:
 async def _click(env: Any, live: Live) -> tuple[str, bool]:
     """One click of the game's current turn (`STEPS`); (the control, answered well)."""
     message = live.message
-    player = live.members[int(MENTION.search(message.content)[1])]
+    player = live.members[required(mentioned(message.content), "the player to move")]
     c = controls(env, message)
     kind = STEPS[live.step]
     if kind == "roll":
@@ -503,7 +502,7 @@ async def startup(folder: Path) -> tuple[float, int]:
     bot = DicePokerBot(settings, sync_globally=True)
     async with simcord.run(bot, check_errors=False):
         seconds = time.perf_counter() - start
-        loaded = len(bot.play.service.cached())  # type: ignore[union-attr]
+        loaded = len(bot.services.table_games().cached()) if bot.services else 0
         await bot.close()
     return seconds, loaded
 
@@ -518,7 +517,7 @@ async def trivial_cost(clicks: int, cost: Cost) -> None:
         guild = env.create_guild("Bench")
         channel = guild.create_text_channel("floor")
         ann = guild.add_member(env.create_user("ann"))
-        message = (await ann.slash(channel, "ping")).response.message
+        message = answer(await ann.slash(channel, "ping")).message
         cost.payload.install()
         cost.payload.control = "trivial"
         try:

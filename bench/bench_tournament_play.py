@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
-import re
 import statistics
 import tempfile
 import time
@@ -23,11 +22,13 @@ import discord
 import simcord
 
 from bot.app import DicePokerBot
+from bot.match.tournament import Tournament
 from bot.service import GameService, tournament_of
 from bot.settings import Settings
 
+from ._sim import answer, required
+
 PLAYERS = 64
-MENTION = re.compile(r"<@!?(\d+)>")
 IDLE = 0.001  # simcord's settle polling (as bench_clicks: the figures measure the bot)
 _settle = simcord.Env._settle_internal
 # The host's clicks are sent without waiting for the whole bot to be idle (it is not until
@@ -72,7 +73,7 @@ async def _run(folder: Path) -> None:
         guild = env.create_guild("Bench")
         channel = guild.create_text_channel("night")
         host = guild.add_member(env.create_user("host"))
-        message = (await host.slash(channel, "poker tournament new", rules="classic")).response
+        message = answer(await host.slash(channel, "poker tournament new", rules="classic"))
         for _ in range(PLAYERS - 1):
             select = _ids(env, message)["addbot"]
             await host.select(message, ["easy"], custom_id=select["custom_id"])
@@ -90,8 +91,13 @@ async def _run(folder: Path) -> None:
 
         GameService.apply = timed  # type: ignore[method-assign]
 
+        store = required(bot.store, "the store")
+
+        async def tournament() -> Tournament:
+            return tournament_of(required(await store.get_tournament(tid), "the tournament"))
+
         async def state() -> str:
-            return tournament_of(await bot.store.get_tournament(tid)).status  # type: ignore[union-attr]
+            return (await tournament()).status
 
         QUICK.set(True)
         wall, cpu = time.perf_counter(), time.process_time()
@@ -102,7 +108,7 @@ async def _run(folder: Path) -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         QUICK.set(False)
         await env.settle()
-        tn = tournament_of(await bot.store.get_tournament(tid))  # type: ignore[union-attr]
+        tn = await tournament()
         in_channel = [m for m in channel.history()
                       if m.type != discord.MessageType.thread_created]  # fmt: skip
         notes = len(channel.history()) - len(in_channel)
