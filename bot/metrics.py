@@ -35,9 +35,9 @@ def _answered(control: str, outcome: str) -> tuple[Counter, Histogram]:
 
 def answered(control: str, outcome: str, seconds: float) -> None:
     """An interaction answered: counted and timed (each labelled child looked up once)."""
-    count, time = _answered(control, outcome)
+    count, latency = _answered(control, outcome)
     count.inc()
-    time.observe(seconds)
+    latency.observe(seconds)
 
 
 SAVE_SECONDS = Histogram(
