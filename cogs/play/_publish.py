@@ -120,12 +120,9 @@ class DiscordPublisher:
         """A turn's end is about to be saved: its pictures start drawing meanwhile (the
         save's commit takes a millisecond or two). A save that fails leaves them unused:
         the next change of the game cancels them."""
-        old = self._ready.pop(after.id, None)
-        if old is not None:
-            old.cancel()
-        if before.status == "lobby" or after.status == "cancelled" or not after.turn_ended:
-            return
-        self._ready[after.id] = self._drawings(before, after, await self._settings(after))
+        self._prepared(after)  # a new decision: what an unsaved one started is cancelled
+        if _ends_turn(before, after):
+            self._ready[after.id] = self._drawings(before, after, await self._settings(after))
 
     async def refresh(self, match: Match, via: Via) -> None:
         """A click on an out-of-date message: when it is the game's own (or the game's
@@ -231,7 +228,7 @@ class DiscordPublisher:
                 view=None,
             )
             return replace(after, turn_message_id=turn_id)
-        if not after.turn_ended:
+        if not _ends_turn(before, after):
             fields = self._turn_fields(after, settings)
             fields["content"] = self._turn_content(after, notice)
             if not await self._edit(after, turn_id, interaction, **fields):
@@ -272,11 +269,7 @@ class DiscordPublisher:
         notice: Notice | None,
         settings: GuildSettings,
     ) -> Match:
-        ready = self._ready.pop(after.id, None)
-        if ready is None or ready.game is not after.game:  # not prepared, or another state
-            if ready is not None:
-                ready.cancel()
-            ready = self._drawings(before, after, settings)
+        ready = self._prepared(after) or self._drawings(before, after, settings)
         game, shown, played = ready.game, ready.shown, ready.played
         lines = [
             summary_line(e, after.names, after.lang)
@@ -350,6 +343,15 @@ class DiscordPublisher:
         return embeds, files
 
     # --- pictures ------------------------------------------------------------------------
+
+    def _prepared(self, after: Match) -> _Drawings | None:
+        """The pictures `prepare` started for `after`, taken; any started for another state
+        of its game (a save that failed) cancelled."""
+        ready = self._ready.pop(after.id, None)
+        if ready is not None and ready.game is not after.game:
+            ready.cancel()
+            return None
+        return ready
 
     def _drawings(self, before: Match, after: Match, settings: GuildSettings) -> _Drawings:
         """What the end of the turn from `before` to `after` shows, its pictures started."""
@@ -645,6 +647,12 @@ def _changed(fields: dict[str, Any], shown: discord.Message) -> dict[str, Any]:
     if "content" not in kept:
         kept.pop("allowed_mentions", None)
     return kept
+
+
+def _ends_turn(before: Match, after: Match) -> bool:
+    """Whether publishing `after` ends a turn (`_end_turn`): the summary, its pictures and
+    the next turn's message (a lobby's start and a cancel are shown otherwise)."""
+    return before.status != "lobby" and after.status != "cancelled" and after.turn_ended
 
 
 async def _drawn(match: Match, drawing: Drawing) -> list[bytes] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import random
 import signal
 from typing import Any
 
@@ -75,6 +76,35 @@ async def test_a_turns_pictures_start_drawing_before_its_end_is_saved(table, mon
     assert last == 1  # … the row's save began with its picture already drawing
     assert pictures_of(env, summary(channel)) == ["attachment://scorecard.png"]
     assert not late_edits(env)
+
+
+async def test_pictures_of_a_decision_left_unsaved_are_cancelled(table, monkeypatch):
+    """A lost race: the pictures `prepare` started for a turn's end that was not saved are
+    dropped when the game's next decision is prepared; that one's are the ones shown."""
+    env, channel, _ = await pictures_on(table)
+    pictures: Pictures = env.bot.services.pictures
+    service = env.bot.play.service
+    started: list[asyncio.Task[Any]] = []
+    start = pictures.start
+
+    def kept(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        started.append(start(fn, *args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(pictures, "start", kept)
+    [match] = service.cached()
+    player = match.current_id
+    rolled = await service.apply(match.id, lambda m: m.roll(player, random.Random(1)))
+    first, second = (o.row for o in rolled.require_game().options()[:2])
+    await service.publisher.prepare(rolled, rolled.score(player, first))  # its save failed
+    lost = started[-1]
+    scored = await service.apply(match.id, lambda m: m.score(player, second))
+    await asyncio.sleep(0)
+    assert lost.cancelled()
+    assert len(started) == 2  # the saved row's, drawn once …
+    assert not started[-1].cancelled()  # … and shown
+    assert pictures_of(env, summary(channel)) == ["attachment://scorecard.png"]
+    assert scored.version == rolled.version + 1
 
 
 async def test_pictures_late_the_text_goes_out_and_the_pictures_follow(table, monkeypatch):
