@@ -15,14 +15,18 @@ included, over the clicks; beside the wall time).
 
 - Clicks: Roll, hold die 0, Roll, record, each game in turn, so every click runs with all
   the games live in the cache and the store; simulated time stands still (no time-outs).
-- `--rate R` offers R clicks a second, spread over the games: the k-th click is due at
-  k/R s and its latency counts from that due time, so a late start counts (no coordinated
-  omission). simcord runs one operation at a time, so the offered clicks are a single
-  queue: a click due while another runs waits for it, as a request queued at a busy event
-  loop would. Without `--rate`, each click starts when the last one ends.
+- `--rate R` offers R clicks a second, spread over the games, open loop as Discord
+  delivers them: the k-th click is sent at k/R s whether the bot has answered the ones
+  before or not (several in flight; a game's own clicks in order), and its latency runs
+  from that due time, so a late start counts (no coordinated omission), to the moment
+  simulated Discord has seen what it changes: the answer, and for a record the next
+  turn's message. Without `--rate`, each click starts when the last one ends and counts
+  until simcord finds the bot idle.
 - Event-loop lag: a ticker task sleeps 1 ms again and again; its lag is how late each
   wake-up runs (the longest stretch the loop spent on something else, the simulated
   Discord's work included).
+- Garbage collection as the bot runs (`QUIET_GC`: full collections once a minute between
+  clicks); the simulated Discord's heap is frozen out of them once the games are open.
 - Memory: the bytes reachable from the bot object, without simcord's objects, the event
   loop and code (`deep_size`), after the games were opened minus before, per game. The
   simulated Discord keeps every message, so the resident memory's growth (shown too)
@@ -55,8 +59,9 @@ import tempfile
 import time
 import types
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,6 +69,7 @@ from typing import Any
 
 import discord
 import simcord
+import simcord.actors
 import simcord.http.router
 
 from bot.app import DicePokerBot
@@ -91,10 +97,14 @@ PROFILE_CLICKS = 200  # per control (a turn has two Rolls: 400 of those)
 CONTROLS = ("roll", "hold", "record")
 
 IDLE = 0.001
+OPEN_LOOP_TIMEOUT = 30.0  # seconds an open-loop click may take before it counts as failed
 _settle = simcord.Env._settle_internal
+_UNSETTLED: ContextVar[bool] = ContextVar("unsettled", default=False)
 
 
 async def _fast_settle(self: simcord.Env, **options: Any) -> None:
+    if _UNSETTLED.get():  # an open-loop click: Discord does not wait for the bot to idle
+        return
     options.setdefault("idle", IDLE)
     # The bot's full collection between clicks (bot/housekeeping.py) walks simcord's heap
     # too: with 2,000 games on a shared machine a click may take more than simcord's 5 s.
@@ -140,6 +150,7 @@ def _settings(store: dict[str, Any], folder: Path) -> Settings:
         # An empty table cache of its own: a table left in data/strategy by an earlier run
         # would be loaded (14 MB) in the middle of the memory measurement.
         strategy_dir=folder / "strategy",
+        quiet_gc=True,  # as the bot runs (bot/housekeeping.py): full collections between clicks
         **store,
     )
 
@@ -219,6 +230,7 @@ class Live:
     members: dict[int, Any]
     message: Any = None
     step: int = 0
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)  # an open loop's clicks in order
 
 
 STEPS = ("roll", "hold", "roll", "record")
@@ -248,24 +260,88 @@ class Cost:
     )
 
 
-async def _click(env: Any, live: Live) -> tuple[str, bool]:
-    """One click of the game's current turn (`STEPS`); (the control, answered well)."""
+async def _click(env: Any, live: Live, seen: Seen | None = None) -> tuple[str, bool, float]:
+    """One click of the game's current turn (`STEPS`); (the control, answered well, when it
+    was done). `seen`: an open-loop click, done when Discord has seen what it changes."""
     message = live.message
     player = live.members[required(mentioned(message.content), "the player to move")]
     c = controls(env, message)
     kind = STEPS[live.step]
-    if kind == "roll":
-        res = await player.click(message, custom_id=c["roll"]["custom_id"])
-    elif kind == "hold":
-        res = await player.click(message, custom_id=c["hold"][0]["custom_id"])
+    pressed = _press(player, message, kind, c, unsettled=seen is not None)
+    if seen is None:
+        res = await pressed
+        when: float | None = time.perf_counter()
     else:
-        select = c["score"]
-        value = select["options"][0]["value"]
-        res = await player.select(message, [value], custom_id=select["custom_id"])
+        token = _UNSETTLED.set(True)
+        try:
+            res = await pressed
+        finally:
+            _UNSETTLED.reset(token)
+        # A record is seen when the next turn's message is posted; the others when answered.
+        posted = kind == "record"
+        when = await seen.until(lambda: res.acknowledged and (
+            not posted or live.channel.last_message.id != message.id))
     live.step = (live.step + 1) % len(STEPS)
     if live.step == 0:
         live.message = live.channel.last_message
-    return kind, res.acknowledged and not res.ephemeral
+    ok = when is not None and res.acknowledged and not res.ephemeral
+    return kind, ok, time.perf_counter() if when is None else when
+
+
+def _press(player: Any, message: Any, kind: str, c: dict[str, Any], *, unsettled: bool) -> Any:
+    """The click itself: through the member (one simcord operation, settled), or unsettled
+    through simcord's own builders of a component interaction (several may be in flight,
+    as on Discord; `MemberActor.click` allows one operation at a time)."""
+    button = simcord.actors._component_click if unsettled else None
+    choose = simcord.actors._component_select if unsettled else None
+    if kind == "record":
+        select = c["score"]
+        values = [select["options"][0]["value"]]
+        if choose is not None:
+            return choose(player, message, values, custom_id=select["custom_id"])
+        return player.select(message, values, custom_id=select["custom_id"])
+    custom_id = c["roll"]["custom_id"] if kind == "roll" else c["hold"][0]["custom_id"]
+    if button is not None:
+        return button(player, message, label=None, custom_id=custom_id)
+    return player.click(message, custom_id=custom_id)
+
+
+class Seen:
+    """Open-loop clicks in flight, each done when a condition on what simulated Discord
+    holds becomes true; checked after every request the bot makes (simcord's router)."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[asyncio.Future[float], Callable[[], bool]] = {}
+        self._dispatch = simcord.http.router.dispatch
+
+    def __enter__(self) -> Seen:
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return self._dispatch(*args, **kwargs)
+            finally:
+                now = time.perf_counter()
+                for future, condition in list(self._waiting.items()):
+                    if condition():
+                        del self._waiting[future]
+                        future.set_result(now)
+
+        simcord.http.router.dispatch = checked
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        simcord.http.router.dispatch = self._dispatch
+
+    async def until(self, condition: Callable[[], bool]) -> float | None:
+        """When `condition` first held (None: not within OPEN_LOOP_TIMEOUT)."""
+        if condition():
+            return time.perf_counter()
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._waiting[future] = condition
+        try:
+            return await asyncio.wait_for(future, OPEN_LOOP_TIMEOUT)
+        except TimeoutError:
+            self._waiting.pop(future, None)
+            return None
 
 
 @asynccontextmanager
@@ -297,25 +373,54 @@ class World:
         self.setup_s = 0.0
 
     async def run(self, label: str, clicks: int, rate: float | None) -> Run:
+        """`clicks` clicks, each game in turn: one after another (`rate` None), or open
+        loop, the k-th due at k/`rate` s whatever is still in flight (`_open_loop`)."""
         run = Run(label, offered=rate)
         errors_before = len(self.env.errors)
         gc.collect()
         async with _ticker(run.lags):
             start, cpu = time.perf_counter(), time.process_time()
+            if rate is None:
+                for _ in range(clicks):
+                    due = time.perf_counter()
+                    _kind, ok, done = await _click(self.env, self._next())
+                    run.samples.append((done - due) * 1000)
+                    run.errors += not ok
+            else:
+                await self._open_loop(run, clicks, rate, start)
+            run.seconds = time.perf_counter() - start
+            run.cpu = time.process_time() - cpu
+        await self.env._settle_internal()  # (what the last clicks started)
+        run.errors += len(self.env.errors) - errors_before
+        return run
+
+    def _next(self) -> Live:
+        live = self.tables[self.next]
+        self.next = (self.next + 1) % len(self.tables)
+        return live
+
+    async def _open_loop(self, run: Run, clicks: int, rate: float, start: float) -> None:
+        """Discord delivers a click when its member makes it, whether the bot has answered
+        the ones before or not: each click is sent at its due time, unsettled, and its
+        latency runs from that time to the moment simulated Discord has seen what it
+        changes (a late start counts: no coordinated omission). A game's clicks are in
+        order: one due while its game's last is in flight waits for it, counted."""
+
+        async def timed(live: Live, due: float, seen: Seen) -> None:
+            async with live.turn:
+                _kind, ok, done = await _click(self.env, live, seen)
+            run.samples.append((done - due) * 1000)
+            run.errors += not ok
+
+        with Seen() as seen:
+            flying = []
             for k in range(clicks):
-                due = start + k / rate if rate else time.perf_counter()
+                due = start + k / rate
                 wait = due - time.perf_counter()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                live = self.tables[self.next]
-                self.next = (self.next + 1) % len(self.tables)
-                _kind, ok = await _click(self.env, live)
-                run.samples.append((time.perf_counter() - due) * 1000)
-                run.errors += not ok
-            run.seconds = time.perf_counter() - start
-            run.cpu = time.process_time() - cpu
-        run.errors += len(self.env.errors) - errors_before
-        return run
+                flying.append(asyncio.create_task(timed(self._next(), due, seen)))
+            await asyncio.gather(*flying)
 
     async def cost(self, per_control: int) -> Cost:
         """`per_control` clicks of each control unprofiled (their CPU, their payloads),
@@ -338,8 +443,7 @@ class World:
     ) -> None:
         done: dict[str, int] = dict.fromkeys(CONTROLS, 0)
         while min(done.values()) < per_control:
-            live = self.tables[self.next]
-            self.next = (self.next + 1) % len(self.tables)
+            live = self._next()
             kind = STEPS[live.step]
             payload.control = kind
             if profiles is not None:
@@ -416,6 +520,10 @@ async def world(options: Options, folder: Path) -> AsyncIterator[World]:
             gc.collect()
             here.rss_kb_per_game = (rss_kb() - empty) / options.games
             here.kb_per_game = (deep_size([bot]) - owned) / 1024 / options.games
+            # The simulated Discord's heap (every message it keeps: ~30 KB a game) lives in
+            # Discord, not in the bot's process: out of the bot's full collections (the
+            # minute's walked it for 250-400 ms at 2,000 games, a stall no bot has).
+            gc.freeze()
             try:
                 yield here
             finally:

@@ -82,8 +82,8 @@ async def child(url: str, shards: str, shard: int, games: int) -> None:
         for _ in range(TURNS_PER_GAME * len(STEPS)):
             for live in mine:
                 began = time.perf_counter()
-                _kind, answered = await _click(env, live)
-                samples.append((time.perf_counter() - began) * 1000)
+                _kind, answered, done = await _click(env, live)
+                samples.append((done - began) * 1000)
                 errors += not answered
         seconds = time.perf_counter() - start
         errors += len(env.errors)
