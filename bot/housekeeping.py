@@ -23,28 +23,37 @@ FULL_EVERY = 60.0  # seconds between two full collections
 GEN2_OFF = 10**9  # a generation-2 threshold that is never reached
 
 
-def settle_memory() -> None:
-    """After start-up: collect once, freeze what survived, stop automatic full collections."""
+def settle_memory() -> tuple[int, int, int]:
+    """After start-up: collect once, freeze what survived, stop automatic full collections;
+    the thresholds they had."""
     gc.collect()
     gc.freeze()
-    gen0, gen1, _ = gc.get_threshold()
-    gc.set_threshold(gen0, gen1, GEN2_OFF)
+    before = gc.get_threshold()
+    gc.set_threshold(before[0], before[1], GEN2_OFF)
+    return before
 
 
 class FullCollections:
-    """The minute's full collection (started with the bot, stopped when it closes)."""
+    """The minute's full collection (started with the bot, stopped when it closes, which
+    gives the process back its automatic full collections: a test or a benchmark runs
+    on after its bot)."""
 
     def __init__(self) -> None:
         self.loop: tasks.Loop[Any] = tasks.loop(seconds=FULL_EVERY)(self.collect)
+        self._threshold: tuple[int, int, int] | None = None
 
     async def collect(self) -> None:
         gc.collect()
 
     def start(self) -> None:
-        settle_memory()
+        before = settle_memory()
+        self._threshold = self._threshold or before
         if not self.loop.is_running():
             self.loop.start()
 
     def stop(self) -> None:
         self.loop.cancel()
         gc.unfreeze()
+        if self._threshold is not None:
+            gc.set_threshold(*self._threshold)
+            self._threshold = None
