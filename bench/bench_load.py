@@ -298,21 +298,17 @@ def _last_id(env: Any, live: Live) -> int:
 
 
 def _press(player: Any, message: Any, kind: str, c: dict[str, Any], *, unsettled: bool) -> Any:
-    """The click itself: through the member (one simcord operation, settled), or unsettled
-    through simcord's own builders of a component interaction (several may be in flight,
-    as on Discord; `MemberActor.click` allows one operation at a time)."""
-    button = simcord.actors._component_click if unsettled else None
-    choose = simcord.actors._component_select if unsettled else None
+    """The click itself: the member's (one simcord operation, settled), or unsettled through
+    the builders of a component interaction that the member's calls use (several may be in
+    flight, as on Discord; `MemberActor.click` allows one operation at a time)."""
     if kind == "record":
         select = c["score"]
-        values = [select["options"][0]["value"]]
-        if choose is not None:
-            return choose(player, message, values, custom_id=select["custom_id"])
-        return player.select(message, values, custom_id=select["custom_id"])
-    custom_id = c["roll"]["custom_id"] if kind == "roll" else c["hold"][0]["custom_id"]
-    if button is not None:
-        return button(player, message, label=None, custom_id=custom_id)
-    return player.click(message, custom_id=custom_id)
+        choose = simcord.actors._component_select if unsettled else type(player).select
+        return choose(player, message, [select["options"][0]["value"]],
+                      custom_id=select["custom_id"])
+    button = c["roll"] if kind == "roll" else c["hold"][0]
+    click = simcord.actors._component_click if unsettled else type(player).click
+    return click(player, message, label=None, custom_id=button["custom_id"])
 
 
 class Seen:
